@@ -1,0 +1,192 @@
+using System.Buffers.Text;
+using System.Diagnostics.CodeAnalysis;
+using System.Globalization;
+using System.Text.Json;
+
+namespace JsonRpc.Protocol;
+
+/// <summary>
+/// The <c>id</c> of a request: a number, a string, <c>null</c>, or absent. Never boxes, and echoes back exactly
+/// what the peer sent: the string <c>"1"</c> stays a string, and a number that is not a plain 64-bit integer
+/// (<c>1.5</c>, <c>1e3</c>, <c>-0</c>, <c>123456789012345678901234567890</c>) keeps its original text.
+/// </summary>
+/// <remarks>
+/// <c>default(RequestId)</c> is <see cref="None"/>: "there was no id member", which is distinct from
+/// <see cref="Null"/> (<c>"id": null</c>).
+/// </remarks>
+public readonly struct RequestId : IEquatable<RequestId>
+{
+    // For strings: the value. For numbers: the original text when it is not a canonical Int64, else null.
+    private readonly string? _text;
+    private readonly long _number;
+    private readonly RequestIdKind _kind;
+
+    /// <summary>Creates a numeric id.</summary>
+    public RequestId(long number)
+    {
+        _number = number;
+        _kind = RequestIdKind.Number;
+    }
+
+    /// <summary>Creates a string id.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="value"/> is null; use <see cref="Null"/> for a null id.</exception>
+    public RequestId(string value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        _text = value;
+        _kind = RequestIdKind.String;
+    }
+
+    private RequestId(string numberText, bool _)
+    {
+        _text = numberText;
+        _kind = RequestIdKind.Number;
+    }
+
+    private RequestId(RequestIdKind kind) => _kind = kind;
+
+    /// <summary>No id member (a notification). Same as <c>default</c>.</summary>
+    public static RequestId None => default;
+
+    /// <summary><c>"id": null</c>.</summary>
+    public static RequestId Null { get; } = new(RequestIdKind.Null);
+
+    /// <summary>What this id holds.</summary>
+    public RequestIdKind Kind => _kind;
+
+    /// <summary>True for <see cref="None"/>.</summary>
+    public bool IsNone => _kind == RequestIdKind.None;
+
+    /// <summary>True for <see cref="Null"/>.</summary>
+    public bool IsNull => _kind == RequestIdKind.Null;
+
+    /// <summary>True for a numeric id.</summary>
+    public bool IsNumber => _kind == RequestIdKind.Number;
+
+    /// <summary>True for a string id.</summary>
+    public bool IsString => _kind == RequestIdKind.String;
+
+    /// <summary>The string value of a string id; otherwise <see langword="null"/>.</summary>
+    public string? String => _kind == RequestIdKind.String ? _text : null;
+
+    /// <summary>
+    /// The number's text exactly as received when it is not a plain 64-bit integer; otherwise <see langword="null"/>.
+    /// </summary>
+    public string? NumberText => _kind == RequestIdKind.Number ? _text : null;
+
+    /// <summary>Creates a numeric id from the text of a JSON number, keeping that text.</summary>
+    /// <exception cref="ArgumentException"><paramref name="jsonNumber"/> is not a JSON number.</exception>
+    public static RequestId FromNumberText(string jsonNumber)
+    {
+        ArgumentNullException.ThrowIfNull(jsonNumber);
+        var utf8 = System.Text.Encoding.UTF8.GetBytes(jsonNumber);
+        if (!IsJsonNumber(utf8))
+        {
+            throw new ArgumentException($"'{jsonNumber}' is not a JSON number.", nameof(jsonNumber));
+        }
+
+        return FromValidatedNumber(utf8);
+    }
+
+    /// <summary>Builds a numeric id from the UTF-8 text of a JSON number the reader already validated.</summary>
+    internal static RequestId FromValidatedNumber(ReadOnlySpan<byte> utf8)
+        => TryParseCanonicalInt64(utf8, out var value)
+            ? new RequestId(value)
+            : new RequestId(System.Text.Encoding.UTF8.GetString(utf8), false);
+
+    /// <summary>
+    /// Parses a JSON number token as an Int64 only when writing that Int64 back gives the same text, so that
+    /// <c>1.0</c>, <c>1e2</c> and <c>-0</c> keep their spelling.
+    /// </summary>
+    internal static bool TryParseCanonicalInt64(ReadOnlySpan<byte> utf8, out long value)
+    {
+        if (utf8.Length is > 0 and <= 20
+            && Utf8Parser.TryParse(utf8, out value, out var consumed)
+            && consumed == utf8.Length
+            && !(value == 0 && utf8[0] == (byte)'-'))
+        {
+            return true;
+        }
+
+        value = 0;
+        return false;
+    }
+
+    private static bool IsJsonNumber(ReadOnlySpan<byte> utf8)
+    {
+        var reader = new Utf8JsonReader(utf8);
+        try
+        {
+            return reader.Read() && reader.TokenType == JsonTokenType.Number && !reader.Read();
+        }
+        catch (JsonException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>Gets the value of a numeric id that is a plain 64-bit integer.</summary>
+    public bool TryGetInt64(out long value)
+    {
+        if (_kind == RequestIdKind.Number && _text is null)
+        {
+            value = _number;
+            return true;
+        }
+
+        value = 0;
+        return false;
+    }
+
+    /// <summary>Writes the id as a JSON value (<c>null</c> for <see cref="None"/> and <see cref="Null"/>).</summary>
+    public void WriteTo(Utf8JsonWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
+        switch (_kind)
+        {
+            case RequestIdKind.Number when _text is null:
+                writer.WriteNumberValue(_number);
+                break;
+            case RequestIdKind.Number:
+                writer.WriteRawValue(_text!, skipInputValidation: true);
+                break;
+            case RequestIdKind.String:
+                writer.WriteStringValue(_text);
+                break;
+            default:
+                writer.WriteNullValue();
+                break;
+        }
+    }
+
+    /// <inheritdoc/>
+    public bool Equals(RequestId other)
+        => _kind == other._kind && _number == other._number && string.Equals(_text, other._text, StringComparison.Ordinal);
+
+    /// <inheritdoc/>
+    public override bool Equals([NotNullWhen(true)] object? obj) => obj is RequestId other && Equals(other);
+
+    /// <inheritdoc/>
+    public override int GetHashCode() => HashCode.Combine(_kind, _number, _text is null ? 0 : StringComparer.Ordinal.GetHashCode(_text));
+
+    /// <summary>The id as JSON text: <c>42</c>, <c>"abc"</c>, <c>null</c>, or the empty string for <see cref="None"/>.</summary>
+    public override string ToString() => _kind switch
+    {
+        RequestIdKind.Number => _text ?? _number.ToString(CultureInfo.InvariantCulture),
+        RequestIdKind.String => JsonSerializer.Serialize(_text!, Serialization.JsonRpcJsonContext.Default.String),
+        RequestIdKind.Null => "null",
+        _ => string.Empty,
+    };
+
+    /// <summary>Compares two ids.</summary>
+    public static bool operator ==(RequestId left, RequestId right) => left.Equals(right);
+
+    /// <summary>Compares two ids.</summary>
+    public static bool operator !=(RequestId left, RequestId right) => !left.Equals(right);
+
+    /// <summary>A numeric id.</summary>
+    public static implicit operator RequestId(long number) => new(number);
+
+    /// <summary>A string id.</summary>
+    public static implicit operator RequestId(string value) => new(value);
+}

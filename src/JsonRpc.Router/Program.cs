@@ -1,0 +1,1 @@
+Console.WriteLine("JsonRpc.Router: the routing server arrives with the JsonRpc.Server issue.");
