@@ -1,0 +1,123 @@
+using System.Buffers;
+
+namespace JsonRpc.Framing;
+
+/// <summary>
+/// One message per line: each message is followed by <c>\n</c>. On read, a <c>\r</c> before the <c>\n</c> is dropped and
+/// blank lines (empty, or only spaces, tabs and <c>\r</c>) are skipped. The framing of StreamJsonRpc's
+/// NewLineDelimitedMessageHandler, of MCP's stdio transport, and of most line-based JSON-RPC peers.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Writing appends <c>\n</c> to the message. Compact JSON, as <see cref="Serialization.JsonRpcMessageWriter"/> writes it,
+/// never contains a raw CR or LF (strings escape them); valid JSON can only hold them as whitespace between tokens, so
+/// <see cref="WriteMessage"/> writes any it finds as spaces. A forwarded message that a peer sent indented therefore keeps
+/// its meaning and cannot split a frame.
+/// </para>
+/// <para>
+/// An instance remembers how far it has searched a line that is not complete yet, so a large message that arrives over
+/// many reads is searched once, not once per read. Use one instance per connection; it is not thread-safe.
+/// </para>
+/// </remarks>
+public sealed class NewlineDelimitedFramer : IJsonRpcFramer
+{
+    /// <summary>The default <see cref="MaxMessageSize"/>: 4 MiB.</summary>
+    public const int DefaultMaxMessageSize = JsonRpcFramer.DefaultMaxMessageSize;
+
+    private static ReadOnlySpan<byte> BlankBytes => " \t\r"u8;
+
+    // Where the last search that found no newline started, and how many bytes from there it searched. A later call
+    // whose buffer starts at the same place in the same memory, and is at least as long, continues from there: the
+    // bytes before that point cannot change while the caller has not consumed them.
+    private SequencePosition _searchStart;
+    private long _searched;
+
+    /// <summary>Creates a framer.</summary>
+    /// <param name="maxMessageSize">The longest line accepted, in bytes, its terminator not counted.</param>
+    public NewlineDelimitedFramer(int maxMessageSize = DefaultMaxMessageSize)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxMessageSize);
+        MaxMessageSize = maxMessageSize;
+    }
+
+    /// <inheritdoc/>
+    public int MaxMessageSize { get; }
+
+    /// <inheritdoc/>
+    /// <remarks>
+    /// A line longer than <see cref="MaxMessageSize"/> fails as soon as <see cref="MaxMessageSize"/> bytes are followed by
+    /// anything but a line terminator, so no more than <see cref="MaxMessageSize"/> + 1 bytes of it are ever buffered.
+    /// </remarks>
+    public bool TryReadMessage(ref ReadOnlySequence<byte> buffer, out ReadOnlySequence<byte> message)
+    {
+        while (true)
+        {
+            // No line that ends further on can be within the limit: MaxMessageSize bytes, then "\r\n".
+            var window = Math.Min(buffer.Length, MaxMessageSize + 2L);
+            var newline = SequenceSearch.IndexOf(buffer, (byte)'\n', ResumeOffset(buffer, window), window);
+            if (newline < 0)
+            {
+                if (buffer.Length > MaxMessageSize
+                    && (buffer.Length > MaxMessageSize + 1L || SequenceSearch.ByteAt(buffer, MaxMessageSize) != (byte)'\r'))
+                {
+                    _searched = 0;
+                    FramingThrowHelper.ThrowLineTooLarge(MaxMessageSize);
+                }
+
+                _searchStart = buffer.Start;
+                _searched = window;
+                message = default;
+                return false;
+            }
+
+            _searched = 0;
+            var length = newline > 0 && SequenceSearch.ByteAt(buffer, newline - 1) == (byte)'\r' ? newline - 1 : newline;
+            if (length > MaxMessageSize)
+            {
+                FramingThrowHelper.ThrowLineTooLarge(MaxMessageSize);
+            }
+
+            var line = buffer.Slice(0, length);
+            buffer = buffer.Slice(newline + 1);
+            if (!SequenceSearch.ConsistsOf(line, BlankBytes))
+            {
+                message = line;
+                return true;
+            }
+        }
+    }
+
+    /// <inheritdoc/>
+    /// <remarks>Raw CR and LF in <paramref name="message"/> are written as spaces; see the class remarks.</remarks>
+    public void WriteMessage(IBufferWriter<byte> output, ReadOnlySpan<byte> message)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        while (true)
+        {
+            // Room for the terminator as well, so a small message goes out in one piece; a large one goes in chunks of
+            // whatever the writer has, rather than forcing it to allocate one block of the whole size.
+            var span = output.GetSpan(Math.Min(message.Length + 1, JsonRpcFramer.WriteChunkSize));
+            var count = Math.Min(span.Length, message.Length);
+            var chunk = span[..count];
+            message[..count].CopyTo(chunk);
+            if (chunk.IndexOfAny((byte)'\r', (byte)'\n') >= 0)
+            {
+                chunk.Replace((byte)'\r', (byte)' ');
+                chunk.Replace((byte)'\n', (byte)' ');
+            }
+
+            message = message[count..];
+            if (message.IsEmpty && count < span.Length)
+            {
+                span[count] = (byte)'\n';
+                output.Advance(count + 1);
+                return;
+            }
+
+            output.Advance(count);
+        }
+    }
+
+    private long ResumeOffset(in ReadOnlySequence<byte> buffer, long window)
+        => _searched > 0 && _searched <= window && buffer.Start.Equals(_searchStart) ? _searched : 0;
+}
