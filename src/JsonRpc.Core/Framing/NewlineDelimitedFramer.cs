@@ -26,11 +26,13 @@ public sealed class NewlineDelimitedFramer : IJsonRpcFramer
 
     private static ReadOnlySpan<byte> BlankBytes => " \t\r"u8;
 
-    // Where the last search that found no newline started, and how many bytes from there it searched. A later call
-    // whose buffer starts at the same place in the same memory, and is at least as long, continues from there: the
-    // bytes before that point cannot change while the caller has not consumed them.
+    // Where the last search that found no newline started, how many bytes from there it searched, and the start of the
+    // last segment it searched with that segment's offset. A later call whose buffer starts at the same place in the same
+    // memory, and is at least as long, continues from there: bytes the caller has not consumed cannot change.
     private SequencePosition _searchStart;
     private long _searched;
+    private SequencePosition _resumeAt;
+    private long _resumeOffset;
 
     /// <summary>Creates a framer.</summary>
     /// <param name="maxMessageSize">The longest line accepted, in bytes, its terminator not counted.</param>
@@ -54,31 +56,41 @@ public sealed class NewlineDelimitedFramer : IJsonRpcFramer
         {
             // No line that ends further on can be within the limit: MaxMessageSize bytes, then "\r\n".
             var window = Math.Min(buffer.Length, MaxMessageSize + 2L);
-            var newline = SequenceSearch.IndexOf(buffer, (byte)'\n', ResumeOffset(buffer, window), window);
+            var origin = buffer.Start;
+            var originOffset = 0L;
+            var from = 0L;
+            if (_searched > 0 && _searched <= window && buffer.Start.Equals(_searchStart))
+            {
+                (origin, originOffset, from) = (_resumeAt, _resumeOffset, _searched);
+            }
+
+            var newline = SequenceSearch.IndexOf(buffer, (byte)'\n', from, window, ref origin, ref originOffset);
             if (newline < 0)
             {
                 if (buffer.Length > MaxMessageSize
-                    && (buffer.Length > MaxMessageSize + 1L || SequenceSearch.ByteAt(buffer, MaxMessageSize) != (byte)'\r'))
+                    && (buffer.Length > MaxMessageSize + 1L
+                        || SequenceSearch.ByteAt(buffer, MaxMessageSize, origin, originOffset) != (byte)'\r'))
                 {
                     _searched = 0;
                     FramingThrowHelper.ThrowLineTooLarge(MaxMessageSize);
                 }
 
-                _searchStart = buffer.Start;
-                _searched = window;
+                (_searchStart, _searched, _resumeAt, _resumeOffset) = (buffer.Start, window, origin, originOffset);
                 message = default;
                 return false;
             }
 
             _searched = 0;
-            var length = newline > 0 && SequenceSearch.ByteAt(buffer, newline - 1) == (byte)'\r' ? newline - 1 : newline;
+            var length = newline > 0 && SequenceSearch.ByteAt(buffer, newline - 1, origin, originOffset) == (byte)'\r'
+                ? newline - 1
+                : newline;
             if (length > MaxMessageSize)
             {
                 FramingThrowHelper.ThrowLineTooLarge(MaxMessageSize);
             }
 
-            var line = buffer.Slice(0, length);
-            buffer = buffer.Slice(newline + 1);
+            var line = buffer.Slice(buffer.Start, SequenceSearch.PositionAt(buffer, length, origin, originOffset));
+            buffer = buffer.Slice(SequenceSearch.PositionAt(buffer, newline + 1, origin, originOffset));
             if (!SequenceSearch.ConsistsOf(line, BlankBytes))
             {
                 message = line;
@@ -117,7 +129,4 @@ public sealed class NewlineDelimitedFramer : IJsonRpcFramer
             output.Advance(count);
         }
     }
-
-    private long ResumeOffset(in ReadOnlySequence<byte> buffer, long window)
-        => _searched > 0 && _searched <= window && buffer.Start.Equals(_searchStart) ? _searched : 0;
 }

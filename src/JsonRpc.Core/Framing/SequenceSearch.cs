@@ -5,8 +5,14 @@ namespace JsonRpc.Framing;
 /// <summary>Searches a <see cref="ReadOnlySequence{T}"/> in place, segment by segment, without copying it.</summary>
 internal static class SequenceSearch
 {
-    /// <summary>The offset of the first <paramref name="value"/> in <c>[from, to)</c>, or -1.</summary>
-    public static long IndexOf(in ReadOnlySequence<byte> buffer, byte value, long from, long to)
+    /// <summary>
+    /// The offset of the first <paramref name="value"/> in <c>[from, to)</c>, or -1. The walk over the segments starts at
+    /// <paramref name="origin"/>, a position in <paramref name="buffer"/> at offset <paramref name="originOffset"/>
+    /// (at most <paramref name="from"/>), and both are moved to the start of the last segment searched: a later search
+    /// further on starts there rather than at the first segment, and offsets from there on are reached in a step.
+    /// </summary>
+    public static long IndexOf(
+        in ReadOnlySequence<byte> buffer, byte value, long from, long to, ref SequencePosition origin, ref long originOffset)
     {
         if (buffer.IsSingleSegment)
         {
@@ -14,24 +20,27 @@ internal static class SequenceSearch
             return index < 0 ? -1 : from + index;
         }
 
-        long offset = 0;
-        foreach (var memory in buffer)
+        var next = origin;
+        var offset = originOffset;
+        while (offset < to)
         {
+            var current = next;
+            if (!buffer.TryGet(ref next, out var memory))
+            {
+                break;
+            }
+
+            origin = current;
+            originOffset = offset;
             var end = offset + memory.Length;
             if (end > from)
             {
                 var start = (int)Math.Max(0, from - offset);
-                var stop = (int)Math.Min(memory.Length, to - offset);
-                var index = memory.Span[start..stop].IndexOf(value);
+                var index = memory.Span[start..(int)Math.Min(memory.Length, to - offset)].IndexOf(value);
                 if (index >= 0)
                 {
                     return offset + start + index;
                 }
-            }
-
-            if (end >= to)
-            {
-                break;
             }
 
             offset = end;
@@ -40,8 +49,16 @@ internal static class SequenceSearch
         return -1;
     }
 
+    /// <summary>The position at <paramref name="offset"/>, reached from <paramref name="origin"/> when that lies before it.</summary>
+    public static SequencePosition PositionAt(in ReadOnlySequence<byte> buffer, long offset, SequencePosition origin, long originOffset)
+        => offset >= originOffset ? buffer.GetPosition(offset - originOffset, origin) : buffer.GetPosition(offset);
+
+    /// <summary>The byte at <paramref name="offset"/>, reached from <paramref name="origin"/> when that lies before it.</summary>
+    public static byte ByteAt(in ReadOnlySequence<byte> buffer, long offset, SequencePosition origin, long originOffset)
+        => offset >= originOffset ? ByteAt(buffer.Slice(origin), offset - originOffset) : ByteAt(buffer, offset);
+
     /// <summary>The byte at <paramref name="offset"/>, which must lie within <paramref name="buffer"/>.</summary>
-    public static byte ByteAt(in ReadOnlySequence<byte> buffer, long offset)
+    private static byte ByteAt(in ReadOnlySequence<byte> buffer, long offset)
     {
         if (buffer.IsSingleSegment)
         {
