@@ -6,24 +6,6 @@ namespace JsonRpc.Core.Tests.Framing;
 
 public class ContentLengthFramerTests
 {
-    private static readonly string[] Expected =
-    [
-        """{"jsonrpc":"2.0","method":"initialize","params":{"x":"é€😀"},"id":1}""",
-        """[{"jsonrpc":"2.0","method":"a"}]""",
-        """{"jsonrpc":"2.0","result":"line\nbreak","id":"2"}""",
-        "",
-        """{"jsonrpc":"2.0","method":"last"}""",
-    ];
-
-    // The header styles peers use: canonical, LSP with Content-Type, odd letter case, no space, padding, leading zeros,
-    // Content-Type first, unknown headers, and an empty body.
-    private static readonly byte[] Stream = Concat(
-        Frame("Content-Length: {0}\r\n\r\n", Expected[0]),
-        Frame("Content-Length: {0}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n", Expected[1]),
-        Frame("Content-Type: application/json;charset=\"UTF8\"\r\nX-Trace: a:b c\r\ncontent-LENGTH:\t 000{0} \r\n\r\n", Expected[2]),
-        Frame("CONTENT-LENGTH:{0}\r\n\r\n", Expected[3]),
-        Frame("Content-Length: {0}\r\nContent-Type: application/json\r\n\r\n", Expected[4]));
-
     [Fact]
     public void TryReadMessage_OneFrame_ReturnsBodyAndAdvancesPastIt()
     {
@@ -36,79 +18,6 @@ public class ContentLengthFramerTests
         Assert.Equal("Content-Len", FramingDriver.Text(buffer));
         Assert.False(framer.TryReadMessage(ref buffer, out _));
         Assert.Equal("Content-Len", FramingDriver.Text(buffer));
-    }
-
-    [Fact]
-    public void TryReadMessage_HeaderStylesOfRealPeers_ReturnsEveryBody()
-    {
-        Assert.Equal(Expected, FramingDriver.ReadSequence(new ContentLengthFramer(), new ReadOnlySequence<byte>(Stream)));
-    }
-
-    [Fact]
-    public void TryReadMessage_FedByteByByte_ReturnsEachBodyWhenItsLastByteArrives()
-    {
-        var ends = FrameEnds();
-        var driver = new FramingDriver(new ContentLengthFramer());
-        for (var i = 0; i < Stream.Length; i++)
-        {
-            driver.Feed(Stream.AsSpan(i, 1));
-            Assert.Equal(ends.Count(end => end <= i + 1), driver.Messages.Count);
-        }
-
-        Assert.Equal(Expected, driver.Messages);
-        Assert.Equal(0, driver.Buffered);
-    }
-
-    [Fact]
-    public void TryReadMessage_EveryPrefix_ReturnsExactlyTheCompleteFrames()
-    {
-        var ends = FrameEnds();
-        for (var length = 0; length <= Stream.Length; length++)
-        {
-            var buffer = new ReadOnlySequence<byte>(Stream, 0, length);
-            var framer = new ContentLengthFramer();
-            var messages = new List<string>();
-            while (framer.TryReadMessage(ref buffer, out var message))
-            {
-                messages.Add(FramingDriver.Text(message));
-            }
-
-            var complete = ends.Count(end => end <= length);
-            Assert.Equal(Expected.Take(complete), messages);
-            Assert.Equal(length - (complete == 0 ? 0 : ends[complete - 1]), buffer.Length);
-        }
-    }
-
-    [Fact]
-    public void TryReadMessage_EveryTwoSegmentSplit_ReturnsEveryBody()
-    {
-        for (var cut = 0; cut <= Stream.Length; cut++)
-        {
-            Assert.Equal(Expected, FramingDriver.ReadSequence(new ContentLengthFramer(), TestSegment.SplitAt(Stream, cut)));
-        }
-    }
-
-    [Fact]
-    public void TryReadMessage_EveryChunkSize_ReturnsEveryBody()
-    {
-        for (var size = 1; size <= Stream.Length; size++)
-        {
-            Assert.Equal(Expected, FramingDriver.ReadSequence(new ContentLengthFramer(), TestSegment.Chunked(Stream, size)));
-            Assert.Equal(Expected, FramingDriver.ReadAll(new ContentLengthFramer(), Stream, size));
-        }
-    }
-
-    [Fact]
-    public void TryReadMessage_RandomSegmentsWithEmptyOnes_ReturnsEveryBody()
-    {
-        var random = new Random(54321);
-        for (var round = 0; round < 200; round++)
-        {
-            var cuts = Enumerable.Range(0, random.Next(1, 40)).Select(_ => random.Next(0, Stream.Length + 1)).Order().ToArray();
-            Assert.Equal(Expected, FramingDriver.ReadSequence(new ContentLengthFramer(), TestSegment.SplitAt(Stream, cuts)));
-            var sizes = Enumerable.Range(0, 50).Select(_ => random.Next(1, 30)).ToArray();
-            Assert.Equal(Expected, FramingDriver.ReadAll(new ContentLengthFramer(), Stream, sizes));
-        }
     }
 
     [Fact]
@@ -129,7 +38,7 @@ public class ContentLengthFramerTests
     public void TryReadMessage_BodyOfExactlyMaxSize_IsAccepted()
     {
         var body = new string('x', 16);
-        Assert.Equal([body], FramingDriver.ReadAll(new ContentLengthFramer(16), Frame("Content-Length: {0}\r\n\r\n", body), 1));
+        Assert.Equal([body], FramingDriver.ReadAll(new ContentLengthFramer(16), FramingSample.Frame("Content-Length: {0}\r\n\r\n", body), 1));
     }
 
     [Fact]
@@ -246,7 +155,7 @@ public class ContentLengthFramerTests
     public void TryReadMessage_ValidFrameThenGarbage_ReturnsFrameThenFails()
     {
         var driver = new FramingDriver(new ContentLengthFramer());
-        var bytes = Concat(Frame("Content-Length: {0}\r\n\r\n", "[1]"), "garbage\r\n\r\n"u8.ToArray());
+        var bytes = FramingSample.Concat(FramingSample.Frame("Content-Length: {0}\r\n\r\n", "[1]"), "garbage\r\n\r\n"u8.ToArray());
 
         var error = Assert.Throws<JsonRpcFramingException>(() => driver.FeedAll(bytes, 4));
 
@@ -293,27 +202,5 @@ public class ContentLengthFramerTests
         Assert.Equal(body, message.ToArray());
         Assert.True(buffer.IsEmpty);
         Assert.True(output.LargestSizeHint <= 4096, $"asked for {output.LargestSizeHint} bytes at once");
-    }
-
-    private static byte[] Frame(string header, string body)
-    {
-        var bytes = Encoding.UTF8.GetBytes(body);
-        return Concat(Encoding.ASCII.GetBytes(string.Format(System.Globalization.CultureInfo.InvariantCulture, header, bytes.Length)), bytes);
-    }
-
-    private static byte[] Concat(params byte[][] parts) => [.. parts.SelectMany(part => part)];
-
-    // The offset just past each frame of Stream.
-    private static int[] FrameEnds()
-    {
-        var ends = new List<int>();
-        var buffer = new ReadOnlySequence<byte>(Stream);
-        var framer = new ContentLengthFramer();
-        while (framer.TryReadMessage(ref buffer, out _))
-        {
-            ends.Add(Stream.Length - (int)buffer.Length);
-        }
-
-        return [.. ends];
     }
 }

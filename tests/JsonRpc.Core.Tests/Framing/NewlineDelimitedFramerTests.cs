@@ -6,18 +6,6 @@ namespace JsonRpc.Core.Tests.Framing;
 
 public class NewlineDelimitedFramerTests
 {
-    private static readonly string[] Expected =
-    [
-        """{"jsonrpc":"2.0","method":"a","id":1}""",
-        """{"jsonrpc":"2.0","method":"b","params":["x\ny","\r"],"id":"2"}""",
-        """[{"jsonrpc":"2.0","method":"c"},{"jsonrpc":"2.0","method":"d","id":null}]""",
-        """ {"jsonrpc":"2.0","result":"é€😀","id":3}""",
-    ];
-
-    // LF and CRLF terminators, empty lines, CRLF-only lines and whitespace-only lines between messages.
-    private static readonly byte[] Stream = Encoding.UTF8.GetBytes(
-        Expected[0] + "\n" + "\r\n" + Expected[1] + "\r\n" + "\n\n" + " \t \r\n" + Expected[2] + "\n" + "\r\n\r\n" + Expected[3] + "\n");
-
     [Fact]
     public void TryReadMessage_SingleLine_ReturnsMessageWithoutTerminatorAndAdvances()
     {
@@ -33,21 +21,6 @@ public class NewlineDelimitedFramerTests
     }
 
     [Fact]
-    public void TryReadMessage_CrLfAndBlankLines_ReturnsOnlyMessages()
-    {
-        var buffer = new ReadOnlySequence<byte>(Stream);
-        var framer = new NewlineDelimitedFramer();
-        var messages = new List<string>();
-        while (framer.TryReadMessage(ref buffer, out var message))
-        {
-            messages.Add(FramingDriver.Text(message));
-        }
-
-        Assert.Equal(Expected, messages);
-        Assert.True(buffer.IsEmpty);
-    }
-
-    [Fact]
     public void TryReadMessage_OnlyBlankLines_ConsumesThemAndReturnsFalse()
     {
         var buffer = new ReadOnlySequence<byte>("\n\r\n  \n\t\r\n{\"a\""u8.ToArray());
@@ -56,81 +29,6 @@ public class NewlineDelimitedFramerTests
 
         // The blank lines are gone, so a peer sending nothing but blank lines cannot fill the buffer.
         Assert.Equal("{\"a\"", FramingDriver.Text(buffer));
-    }
-
-    [Fact]
-    public void TryReadMessage_FedByteByByte_ReturnsEveryMessageInOrder()
-    {
-        var driver = new FramingDriver(new NewlineDelimitedFramer());
-        var complete = 0;
-        for (var i = 0; i < Stream.Length; i++)
-        {
-            driver.Feed(Stream.AsSpan(i, 1));
-            if (Stream[i] == (byte)'\n' && i > 0 && Stream.AsSpan(0, i).LastIndexOf((byte)'\n') is var previous
-                && !string.IsNullOrWhiteSpace(Encoding.UTF8.GetString(Stream, previous + 1, i - previous - 1)))
-            {
-                complete++;
-            }
-
-            // A message comes out exactly when its newline arrives, not before and not later.
-            Assert.Equal(complete, driver.Messages.Count);
-        }
-
-        Assert.Equal(Expected, driver.Messages);
-        Assert.Equal(0, driver.Buffered);
-    }
-
-    [Fact]
-    public void TryReadMessage_EveryPrefix_ReturnsExactlyTheCompleteMessages()
-    {
-        for (var length = 0; length <= Stream.Length; length++)
-        {
-            var buffer = new ReadOnlySequence<byte>(Stream, 0, length);
-            var framer = new NewlineDelimitedFramer();
-            var messages = new List<string>();
-            while (framer.TryReadMessage(ref buffer, out var message))
-            {
-                messages.Add(FramingDriver.Text(message));
-            }
-
-            var lastNewline = Stream.AsSpan(0, length).LastIndexOf((byte)'\n');
-            var expected = Encoding.UTF8.GetString(Stream, 0, lastNewline + 1)
-                .Split('\n').Select(line => line.TrimEnd('\r')).Where(line => !string.IsNullOrWhiteSpace(line));
-            Assert.Equal(expected, messages);
-            Assert.Equal(length - (lastNewline + 1), buffer.Length);
-        }
-    }
-
-    [Fact]
-    public void TryReadMessage_EveryTwoSegmentSplit_ReturnsEveryMessage()
-    {
-        for (var cut = 0; cut <= Stream.Length; cut++)
-        {
-            Assert.Equal(Expected, FramingDriver.ReadSequence(new NewlineDelimitedFramer(), TestSegment.SplitAt(Stream, cut)));
-        }
-    }
-
-    [Fact]
-    public void TryReadMessage_EveryChunkSize_ReturnsEveryMessage()
-    {
-        for (var size = 1; size <= Stream.Length; size++)
-        {
-            Assert.Equal(Expected, FramingDriver.ReadSequence(new NewlineDelimitedFramer(), TestSegment.Chunked(Stream, size)));
-            Assert.Equal(Expected, FramingDriver.ReadAll(new NewlineDelimitedFramer(), Stream, size));
-        }
-    }
-
-    [Fact]
-    public void TryReadMessage_RandomSegmentsWithEmptyOnes_ReturnsEveryMessage()
-    {
-        var random = new Random(12345);
-        for (var round = 0; round < 200; round++)
-        {
-            var cuts = Enumerable.Range(0, random.Next(1, 40)).Select(_ => random.Next(0, Stream.Length + 1)).Order().ToArray();
-            Assert.Equal(Expected, FramingDriver.ReadSequence(new NewlineDelimitedFramer(), TestSegment.SplitAt(Stream, cuts)));
-            var sizes = Enumerable.Range(0, 50).Select(_ => random.Next(1, 30)).ToArray();
-            Assert.Equal(Expected, FramingDriver.ReadAll(new NewlineDelimitedFramer(), Stream, sizes));
-        }
     }
 
     [Fact]
