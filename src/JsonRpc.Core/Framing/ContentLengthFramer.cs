@@ -46,11 +46,10 @@ public sealed partial class ContentLengthFramer : IJsonRpcFramer
         // Header lines are parsed on every call, the incomplete block included, so that a bad or too large
         // Content-Length fails as soon as its line is in; the block is short, so this costs little.
         var reader = new SequenceReader<byte>(buffer.Length > MaxHeaderSize ? buffer.Slice(0, MaxHeaderSize) : buffer);
-        Span<byte> scratch = stackalloc byte[MaxHeaderSize];
         var headers = default(HeaderState);
         while (true)
         {
-            if (!reader.TryReadTo(out ReadOnlySequence<byte> lineBytes, (byte)'\n'))
+            if (!reader.TryReadTo(out ReadOnlySequence<byte> line, (byte)'\n'))
             {
                 if (buffer.Length >= MaxHeaderSize)
                 {
@@ -61,18 +60,11 @@ public sealed partial class ContentLengthFramer : IJsonRpcFramer
                 return false;
             }
 
-            var line = lineBytes.IsSingleSegment ? lineBytes.FirstSpan : CopyTo(lineBytes, scratch);
-            if (line.IsEmpty || line[^1] != (byte)'\r')
-            {
-                FramingThrowHelper.ThrowInvalidHeader("a header line must end with CRLF, not a bare LF", line);
-            }
-
-            if (line.Length == 1)
+            var endOfBlock = line.IsSingleSegment ? ReadLine(line.FirstSpan, ref headers) : ReadSplitLine(line, ref headers);
+            if (endOfBlock)
             {
                 break;
             }
-
-            ReadHeaderLine(line[..^1], ref headers);
         }
 
         if (!headers.HasContentLength)
@@ -80,14 +72,13 @@ public sealed partial class ContentLengthFramer : IJsonRpcFramer
             FramingThrowHelper.ThrowMissingContentLength();
         }
 
-        var headerSize = reader.Consumed;
-        if (buffer.Length - headerSize < headers.ContentLength)
+        if (buffer.Length - reader.Consumed < headers.ContentLength)
         {
             message = default;
             return false;
         }
 
-        message = buffer.Slice(headerSize, headers.ContentLength);
+        message = buffer.Slice(reader.Position, headers.ContentLength);
         buffer = buffer.Slice(message.End);
         return true;
     }
@@ -111,11 +102,29 @@ public sealed partial class ContentLengthFramer : IJsonRpcFramer
         }
     }
 
-    private static ReadOnlySpan<byte> CopyTo(in ReadOnlySequence<byte> line, Span<byte> scratch)
+    // A line that straddles segments is parsed from a copy: it is at most a header block long.
+    private bool ReadSplitLine(in ReadOnlySequence<byte> line, ref HeaderState headers)
     {
-        // A line can only be as long as the header block it came from, and scratch is that size.
-        var span = scratch[..(int)line.Length];
-        line.CopyTo(span);
-        return span;
+        Span<byte> copy = stackalloc byte[MaxHeaderSize];
+        copy = copy[..(int)line.Length];
+        line.CopyTo(copy);
+        return ReadLine(copy, ref headers);
+    }
+
+    // One line, its LF excluded; true for the empty line that ends the block.
+    private bool ReadLine(ReadOnlySpan<byte> line, ref HeaderState headers)
+    {
+        if (line.IsEmpty || line[^1] != (byte)'\r')
+        {
+            FramingThrowHelper.ThrowInvalidHeader("a header line must end with CRLF, not a bare LF", line);
+        }
+
+        if (line.Length == 1)
+        {
+            return true;
+        }
+
+        ReadHeaderLine(line[..^1], ref headers);
+        return false;
     }
 }

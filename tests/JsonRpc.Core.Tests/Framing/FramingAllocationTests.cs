@@ -6,10 +6,8 @@ namespace JsonRpc.Core.Tests.Framing;
 /// <summary>The read and write hot paths allocate nothing (measured on this thread, after a warm-up pass).</summary>
 public class FramingAllocationTests
 {
-    public static TheoryData<string> Framings => FramingSample.Names;
-
     [Theory]
-    [MemberData(nameof(Framings))]
+    [MemberData(nameof(FramingSample.Names), MemberType = typeof(FramingSample))]
     public void TryReadMessage_SingleSegment_AllocatesNothing(string framing)
     {
         var sample = FramingSample.Get(framing);
@@ -19,7 +17,7 @@ public class FramingAllocationTests
     }
 
     [Theory]
-    [MemberData(nameof(Framings))]
+    [MemberData(nameof(FramingSample.Names), MemberType = typeof(FramingSample))]
     public void TryReadMessage_MultiSegment_AllocatesNothing(string framing)
     {
         var sample = FramingSample.Get(framing);
@@ -29,7 +27,7 @@ public class FramingAllocationTests
     }
 
     [Theory]
-    [MemberData(nameof(Framings))]
+    [MemberData(nameof(FramingSample.Names), MemberType = typeof(FramingSample))]
     public void WriteMessage_IntoPreparedBuffer_AllocatesNothing(string framing)
     {
         var framer = FramingSample.Get(framing).CreateFramer();

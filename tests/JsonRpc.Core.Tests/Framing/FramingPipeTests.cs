@@ -15,10 +15,8 @@ public class FramingPipeTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(10);
 
-    public static TheoryData<string> Framings => FramingSample.Names;
-
     [Theory]
-    [MemberData(nameof(Framings))]
+    [MemberData(nameof(FramingSample.Names), MemberType = typeof(FramingSample))]
     public async Task RoundTrip_ManyMessagesOfMixedSizes_ArriveWholeAndInOrder(string framing)
     {
         var pipe = NewPipe();

@@ -9,10 +9,8 @@ namespace JsonRpc.Core.Tests.Framing;
 
 public class JsonRpcFrameWriterTests
 {
-    public static TheoryData<string> Framings => FramingSample.Names;
-
     [Theory]
-    [MemberData(nameof(Framings))]
+    [MemberData(nameof(FramingSample.Names), MemberType = typeof(FramingSample))]
     public void CommitTo_MessageFromJsonRpcMessageWriter_ReadsBackAsTheSameBytes(string framing)
     {
         var framer = FramingSample.Get(framing).CreateFramer();
