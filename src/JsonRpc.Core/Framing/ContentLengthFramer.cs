@@ -26,8 +26,12 @@ public sealed partial class ContentLengthFramer : IJsonRpcFramer
     /// <summary>The longest header block accepted, in bytes, its final empty line included.</summary>
     public const int MaxHeaderSize = 4096;
 
-    // "Content-Length: " + int.MaxValue's 10 digits + "\r\n\r\n".
+    // LengthPrefix + int.MaxValue's 10 digits + HeaderEnd.
     private const int MaxWrittenHeaderSize = 30;
+
+    private static ReadOnlySpan<byte> LengthPrefix => "Content-Length: "u8;
+
+    private static ReadOnlySpan<byte> HeaderEnd => "\r\n\r\n"u8;
 
     /// <summary>Creates a framer.</summary>
     /// <param name="maxMessageSize">The largest <c>Content-Length</c> accepted, in bytes.</param>
@@ -88,10 +92,10 @@ public sealed partial class ContentLengthFramer : IJsonRpcFramer
     {
         ArgumentNullException.ThrowIfNull(output);
         var span = output.GetSpan(Math.Min(MaxWrittenHeaderSize + message.Length, JsonRpcFramer.WriteChunkSize));
-        "Content-Length: "u8.CopyTo(span);
-        Utf8Formatter.TryFormat(message.Length, span[16..], out var digits);
-        "\r\n\r\n"u8.CopyTo(span[(16 + digits)..]);
-        var headerSize = 20 + digits;
+        LengthPrefix.CopyTo(span);
+        Utf8Formatter.TryFormat(message.Length, span[LengthPrefix.Length..], out var digits);
+        HeaderEnd.CopyTo(span[(LengthPrefix.Length + digits)..]);
+        var headerSize = LengthPrefix.Length + digits + HeaderEnd.Length;
 
         var count = Math.Min(span.Length - headerSize, message.Length);
         message[..count].CopyTo(span[headerSize..]);

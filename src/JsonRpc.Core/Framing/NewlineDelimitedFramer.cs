@@ -47,8 +47,9 @@ public sealed class NewlineDelimitedFramer : IJsonRpcFramer
 
     /// <inheritdoc/>
     /// <remarks>
-    /// A line longer than <see cref="MaxMessageSize"/> fails as soon as <see cref="MaxMessageSize"/> bytes are followed by
-    /// anything but a line terminator, so no more than <see cref="MaxMessageSize"/> + 1 bytes of it are ever buffered.
+    /// A line longer than <see cref="MaxMessageSize"/> fails as soon as the framer sees <see cref="MaxMessageSize"/> bytes
+    /// followed by anything but a line terminator: a reader never needs more than <see cref="MaxMessageSize"/> + 2 bytes
+    /// buffered to get a message or an error.
     /// </remarks>
     public bool TryReadMessage(ref ReadOnlySequence<byte> buffer, out ReadOnlySequence<byte> message)
     {
