@@ -1,6 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using JsonRpc.Benchmarks.Baseline;
+using JsonRpc.Benchmarks.Dispatch;
 using JsonRpc.Benchmarks.Messages;
 using JsonRpc.Protocol;
 using Mcp = ModelContextProtocol.Protocol;
@@ -47,6 +48,32 @@ internal static class SampleCheck
         benchmarks.Mcp();
         Require(JsonNode.DeepEquals(expected, JsonNode.Parse(benchmarks.Written)), "the MCP SDK writing the message it read");
     }
+
+    public static void DispatchersAgree(DispatchBenchmarks benchmarks, DispatchScenario scenario)
+    {
+        benchmarks.Baseline();
+        var baseline = Summarize(JsonNode.Parse(benchmarks.Written));
+        benchmarks.Ours();
+        var ours = Summarize(JsonNode.Parse(benchmarks.Written));
+        var expected = scenario switch
+        {
+            DispatchScenario.Success => "1:result=19",
+            DispatchScenario.HandlerThrows => "1:error=-32603",
+            DispatchScenario.MethodNotFound => "1:error=-32601",
+            _ => string.Join(" ", Enumerable.Range(1, 20).Select(i => $"{i}:result=19")),
+        };
+        Require(baseline == expected, $"the baseline dispatcher answering {scenario} (got {baseline})");
+        Require(ours == expected, $"our dispatcher answering {scenario} (got {ours})");
+    }
+
+    /// <summary>Each answer's id and outcome, in order: <c>1:result=19</c> or <c>1:error=-32601</c>.</summary>
+    private static string Summarize(JsonNode? answer) => answer switch
+    {
+        JsonArray batch => string.Join(" ", batch.Select(Summarize)),
+        JsonObject single when single["error"] is { } error => $"{single["id"]}:error={error["code"]}",
+        JsonObject single => $"{single["id"]}:result={single["result"]?.ToJsonString()}",
+        _ => "?",
+    };
 
     private static JsonRpcMessageKind ToMessageKind(SampleKind kind) => kind switch
     {

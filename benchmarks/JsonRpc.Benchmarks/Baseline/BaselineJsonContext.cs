@@ -7,6 +7,7 @@ namespace JsonRpc.Benchmarks.Baseline;
 /// second deserialization), not for reflection.
 /// </summary>
 [JsonSerializable(typeof(BaselineMessage))]
+[JsonSerializable(typeof(BaselineMessage[]))]
 [JsonSerializable(typeof(BaselineRequest))]
 [JsonSerializable(typeof(BaselineNotification))]
 [JsonSerializable(typeof(BaselineResponse))]
