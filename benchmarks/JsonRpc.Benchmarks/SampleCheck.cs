@@ -58,7 +58,7 @@ internal static class SampleCheck
         var expected = scenario switch
         {
             DispatchScenario.Success => "1:result=19",
-            DispatchScenario.HandlerThrows => "1:error=-32603",
+            DispatchScenario.HandlerThrows => "1:error=-32603 The handler failed.",
             DispatchScenario.MethodNotFound => "1:error=-32601",
             _ => string.Join(" ", Enumerable.Range(1, 20).Select(i => $"{i}:result=19")),
         };
@@ -70,6 +70,7 @@ internal static class SampleCheck
     private static string Summarize(JsonNode? answer) => answer switch
     {
         JsonArray batch => string.Join(" ", batch.Select(Summarize)),
+        JsonObject single when single["error"] is { } error && (int)error["code"]! == -32603 => $"{single["id"]}:error=-32603 {error["message"]}",
         JsonObject single when single["error"] is { } error => $"{single["id"]}:error={error["code"]}",
         JsonObject single => $"{single["id"]}:result={single["result"]?.ToJsonString()}",
         _ => "?",

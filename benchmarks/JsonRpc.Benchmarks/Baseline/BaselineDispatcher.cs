@@ -94,9 +94,10 @@ internal sealed class BaselineDispatcher
         {
             return id is { } invalid ? Error(invalid, -32602, "Invalid params") : null;
         }
-        catch (Exception)
+        catch (Exception ex)
         {
-            return id is { } failed ? Error(failed, -32603, "Internal error") : null;
+            // As JsonRpcDispatcher does by default (IncludeExceptionMessages), the answer carries the exception's message.
+            return id is { } failed ? Error(failed, -32603, ex.Message) : null;
         }
     }
 
