@@ -1,5 +1,5 @@
 using JsonRpc.Server.Diagnostics;
-using JsonRpc.Server.Protocol;
+using JsonRpc.Server.RouterProtocol;
 using JsonRpc.Server.Routing;
 
 namespace JsonRpc.Server;

@@ -1,5 +1,5 @@
 using JsonRpc.Server.Diagnostics;
-using JsonRpc.Server.Protocol;
+using JsonRpc.Server.RouterProtocol;
 using JsonRpc.Server.Routing;
 
 namespace JsonRpc.Server;
@@ -37,7 +37,11 @@ public sealed partial class JsonRpcRouter
         await Task.Yield();
         RouterLog.ShuttingDown(Logger, Volatile.Read(ref Counters.PendingCalls), Volatile.Read(ref Counters.Connections));
         var deadline = Environment.TickCount64 + (long)Options.ShutdownTimeout.TotalMilliseconds;
-        await WaitUntilAsync(() => Volatile.Read(ref Counters.PendingCalls) == 0, deadline, cancellationToken).ConfigureAwait(false);
+        await WaitUntilAsync(() => Volatile.Read(ref Counters.PendingCalls) == 0 && Volatile.Read(ref _serverCallsInProgress) == 0,
+            deadline, cancellationToken).ConfigureAwait(false);
+
+        // Host methods still running are told to stop; their answers (or cancellation errors) still go out.
+        await _stopping.CancelAsync().ConfigureAwait(false);
 
         foreach (var connection in _connections.Keys)
         {

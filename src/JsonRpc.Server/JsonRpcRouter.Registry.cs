@@ -1,5 +1,5 @@
 using System.Text.Json;
-using JsonRpc.Server.Protocol;
+using JsonRpc.Server.RouterProtocol;
 using JsonRpc.Server.Routing;
 
 namespace JsonRpc.Server;

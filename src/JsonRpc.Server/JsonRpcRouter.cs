@@ -3,6 +3,7 @@ using System.Diagnostics.Metrics;
 using System.IO.Pipelines;
 using System.Security.Cryptography;
 using System.Text;
+using JsonRpc.Dispatch;
 using JsonRpc.Server.Diagnostics;
 using JsonRpc.Server.Interim;
 using JsonRpc.Server.Routing;
@@ -40,6 +41,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
         Logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger<JsonRpcRouter>();
         _metrics = new RouterMetrics(Counters, meterFactory);
         DefaultFramer = new InterimNewlineFramer(Options.MaxMessageSize);
+        Methods = new JsonRpcDispatcher(new JsonRpcDispatcherOptions { MaxDepth = Options.MaxDepth });
         if (Options.AccessToken is { } token)
         {
             _accessTokenHash = SHA256.HashData(Encoding.UTF8.GetBytes(token));
@@ -158,6 +160,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
     {
         _timer.Dispose();
         _metrics.Dispose();
+        _stopping.Dispose();
     }
 
     /// <inheritdoc cref="Dispose"/>
@@ -165,5 +168,6 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
     {
         await _timer.DisposeAsync().ConfigureAwait(false);
         _metrics.Dispose();
+        _stopping.Dispose();
     }
 }

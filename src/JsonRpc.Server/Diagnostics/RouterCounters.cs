@@ -22,7 +22,7 @@ internal sealed class RouterCounters
     public long NotificationsRouted;
     public long EventsPublished;
     public long EventsDelivered;
-    public long ServerCalls = 0; // incremented by host methods (JsonRpc.Dispatch)
+    public long ServerCalls;
     public long Errors;
     public long Timeouts;
     public long AnswersDropped;

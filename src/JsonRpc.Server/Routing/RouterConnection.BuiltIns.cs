@@ -2,7 +2,7 @@ using System.Text;
 using JsonRpc.Protocol;
 using JsonRpc.Serialization;
 using JsonRpc.Server.Diagnostics;
-using JsonRpc.Server.Protocol;
+using JsonRpc.Server.RouterProtocol;
 
 namespace JsonRpc.Server.Routing;
 

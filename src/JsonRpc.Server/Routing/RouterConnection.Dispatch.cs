@@ -3,7 +3,7 @@ using System.Buffers.Text;
 using JsonRpc.Protocol;
 using JsonRpc.Serialization;
 using JsonRpc.Server.Diagnostics;
-using JsonRpc.Server.Protocol;
+using JsonRpc.Server.RouterProtocol;
 
 namespace JsonRpc.Server.Routing;
 
@@ -133,7 +133,7 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        if (_router.TryCallServerMethod(this, method, message, in info, idToken, batch))
+        if (TryServe(message, in info, method, idToken, batch))
         {
             return;
         }
@@ -149,11 +149,8 @@ internal sealed partial class RouterConnection
 
     private void Route(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> idToken, BatchReply? batch, RouterConnection provider)
     {
-        if (Interlocked.Increment(ref _pendingAsCaller) > _router.Options.MaxPendingCallsPerConnection)
+        if (!TryBeginCall(batch, idToken))
         {
-            Interlocked.Decrement(ref _pendingAsCaller);
-            Fail(batch, idToken, RouterErrorCodes.TooManyPendingCalls, "Too many pending calls",
-                $"At most {_router.Options.MaxPendingCallsPerConnection} calls may wait for answers at once.");
             return;
         }
 
@@ -187,7 +184,7 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        if ((_router.Options.RequireRegistration && Name is null) || _router.TryNotifyServerMethod(method, message)
+        if ((_router.Options.RequireRegistration && Name is null) || TryServe(message, in info, method, default, null)
             || !_router.Routes.TryGetValue(method, out var route))
         {
             return; // nothing may be answered to a notification

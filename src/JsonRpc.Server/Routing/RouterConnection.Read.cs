@@ -2,7 +2,7 @@ using System.Buffers;
 using JsonRpc.Protocol;
 using JsonRpc.Server.Diagnostics;
 using JsonRpc.Server.Interim;
-using JsonRpc.Server.Protocol;
+using JsonRpc.Server.RouterProtocol;
 
 namespace JsonRpc.Server.Routing;
 

@@ -88,6 +88,7 @@ internal sealed partial class RouterConnection
             Close(CloseReason.ClientClosed);
             var reason = Reason;
             _router.Unregister(this);
+            CancelServerCalls();
             FailInFlight(close: true, shuttingDown: reason == CloseReason.ShuttingDown);
             _outbound.Complete(discard: reason == CloseReason.OutboundLimitExceeded);
             await DrainAsync(writing).ConfigureAwait(false);

@@ -1,6 +1,6 @@
 using System.Text.Json;
 
-namespace JsonRpc.Server.Protocol;
+namespace JsonRpc.Server.RouterProtocol;
 
 /// <summary>
 /// Reads one string parameter of a built-in method, given by name (<c>{"name": "x"}</c>) or by position

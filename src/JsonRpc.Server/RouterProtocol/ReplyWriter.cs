@@ -3,7 +3,7 @@ using System.Text.Json;
 using JsonRpc.Serialization;
 using JsonRpc.Server.Routing;
 
-namespace JsonRpc.Server.Protocol;
+namespace JsonRpc.Server.RouterProtocol;
 
 /// <summary>
 /// Writes the router's own replies (errors, built-in results) with a <see cref="Utf8JsonWriter"/> kept per thread,

@@ -1,4 +1,4 @@
-namespace JsonRpc.Server.Protocol;
+namespace JsonRpc.Server.RouterProtocol;
 
 /// <summary>The router's own methods (<see cref="RouterMethods"/>), matched from UTF-8 without a string.</summary>
 internal enum BuiltInMethod
