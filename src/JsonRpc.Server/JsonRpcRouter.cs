@@ -5,7 +5,7 @@ using System.Security.Cryptography;
 using System.Text;
 using JsonRpc.Dispatch;
 using JsonRpc.Server.Diagnostics;
-using JsonRpc.Server.Interim;
+using JsonRpc.Framing;
 using JsonRpc.Server.Routing;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
@@ -40,7 +40,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
 
         Logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger<JsonRpcRouter>();
         _metrics = new RouterMetrics(Counters, meterFactory);
-        DefaultFramer = new InterimNewlineFramer(Options.MaxMessageSize);
+        DefaultFramer = new NewlineDelimitedFramer(Options.MaxMessageSize);
         Methods = new JsonRpcDispatcher(new JsonRpcDispatcherOptions { MaxDepth = Options.MaxDepth });
         if (Options.AccessToken is { } token)
         {

@@ -56,9 +56,9 @@ public sealed class JsonRpcRouterOptions
     /// <summary>
     /// The largest message accepted, in bytes (<c>max_message_size</c>). A larger one is answered with
     /// <see cref="RouterErrorCodes.MessageTooLarge"/> and its connection closed, without buffering it whole.
-    /// Default 1 MiB.
+    /// Default 4 MiB (<see cref="JsonRpc.Framing.JsonRpcFramer.DefaultMaxMessageSize"/>).
     /// </summary>
-    public int MaxMessageSize { get; set; } = 1024 * 1024;
+    public int MaxMessageSize { get; set; } = JsonRpc.Framing.JsonRpcFramer.DefaultMaxMessageSize;
 
     /// <summary>The most connections served at once (<c>max_connections</c>); more are refused. Default 10,000.</summary>
     public int MaxConnections { get; set; } = 10_000;
@@ -75,9 +75,9 @@ public sealed class JsonRpcRouterOptions
     /// <summary>
     /// The most bytes queued for a connection that is not reading them (<c>max_outbound_buffer_size</c>), beyond what
     /// the transport itself buffers. A connection that falls this far behind is closed, so that a client that never
-    /// reads costs bounded memory and never holds up the others. Default 8 MiB.
+    /// reads costs bounded memory and never holds up the others. Default 16 MiB.
     /// </summary>
-    public int MaxOutboundBufferSize { get; set; } = 8 * 1024 * 1024;
+    public int MaxOutboundBufferSize { get; set; } = 16 * 1024 * 1024;
 
     /// <summary>
     /// On shutdown, how long calls already routed may still be answered before the rest fail with

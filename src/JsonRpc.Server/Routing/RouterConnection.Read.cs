@@ -1,7 +1,7 @@
 using System.Buffers;
 using JsonRpc.Protocol;
 using JsonRpc.Server.Diagnostics;
-using JsonRpc.Server.Interim;
+using JsonRpc.Framing;
 using JsonRpc.Server.RouterProtocol;
 
 namespace JsonRpc.Server.Routing;
@@ -27,15 +27,22 @@ internal sealed partial class RouterConnection
                     Volatile.Write(ref _lastActivity, Environment.TickCount64);
                 }
 
-                var framer = _framer ??= ChooseFramer(buffer, result.IsCompleted);
+                var framer = _framer;
                 if (framer is null)
                 {
-                    if (result.IsCompleted)
+                    // The first bytes tell the framing: "Content-Length:" headers or newline-delimited JSON.
+                    if (!JsonRpcFramer.Detect(buffer, _router.Options.MaxMessageSize, out framer))
                     {
-                        break;
+                        if (result.IsCompleted)
+                        {
+                            EndedMidMessage();
+                            break;
+                        }
+
+                        continue; // too few bytes yet to tell
                     }
 
-                    continue; // not enough bytes yet to tell the framing
+                    _framer = framer;
                 }
 
                 // The framer slices each complete message off the front and throws before buffering more than the
@@ -49,21 +56,15 @@ internal sealed partial class RouterConnection
                 {
                     if (!buffer.IsEmpty && !IsClosing)
                     {
-                        ReplyWriter.Error(this, null, default, JsonRpcErrorCodes.ParseError, "Parse error", "The connection ended inside a message.");
-                        Interlocked.Increment(ref _router.Counters.Errors);
-                        Close(CloseReason.ClosedMidMessage);
+                        EndedMidMessage();
                     }
 
                     break;
                 }
             }
-            catch (InterimFramingException)
+            catch (JsonRpcFramingException ex)
             {
-                RouterLog.MessageTooLarge(_logger, ConnectionId, _router.Options.MaxMessageSize);
-                ReplyWriter.Error(this, null, default, RouterErrorCodes.MessageTooLarge, "Message too large",
-                    $"Messages are limited to {_router.Options.MaxMessageSize} bytes.");
-                Interlocked.Increment(ref _router.Counters.Errors);
-                Close(CloseReason.MessageTooLarge);
+                RefuseFraming(ex);
                 break;
             }
             finally
@@ -74,11 +75,31 @@ internal sealed partial class RouterConnection
         }
     }
 
-    private IJsonRpcFramer? ChooseFramer(in ReadOnlySequence<byte> buffer, bool isCompleted)
+    /// <summary>A half message at the end of the stream: answered with a parse error (the peer may still read).</summary>
+    private void EndedMidMessage()
     {
-        _ = buffer;
-        _ = isCompleted;
-        return _router.DefaultFramer;
+        Interlocked.Increment(ref _router.Counters.Errors);
+        ReplyWriter.Error(this, null, default, JsonRpcErrorCodes.ParseError, "Parse error", "The connection ended inside a message.");
+        Close(CloseReason.ClosedMidMessage);
+    }
+
+    /// <summary>An oversized message or broken headers: the stream cannot be resynchronised, so answer and close.</summary>
+    private void RefuseFraming(JsonRpcFramingException exception)
+    {
+        Interlocked.Increment(ref _router.Counters.Errors);
+        if (exception.Reason == JsonRpcFramingErrorReason.MessageTooLarge)
+        {
+            RouterLog.MessageTooLarge(_logger, ConnectionId, _router.Options.MaxMessageSize);
+            ReplyWriter.Error(this, null, default, RouterErrorCodes.MessageTooLarge, "Message too large",
+                $"Messages are limited to {_router.Options.MaxMessageSize} bytes.");
+            Close(CloseReason.MessageTooLarge);
+        }
+        else
+        {
+            RouterLog.InvalidMessage(_logger, ConnectionId, JsonRpcErrorCodes.ParseError, exception.Message);
+            ReplyWriter.Error(this, null, default, JsonRpcErrorCodes.ParseError, "Parse error", exception.Message);
+            Close(CloseReason.InvalidFraming);
+        }
     }
 
     private void HandleFrame(in ReadOnlySequence<byte> frame)

@@ -1,6 +1,6 @@
 using System.IO.Pipelines;
 using JsonRpc.Server.Diagnostics;
-using JsonRpc.Server.Interim;
+using JsonRpc.Framing;
 using Microsoft.Extensions.Logging;
 
 namespace JsonRpc.Server.Routing;
