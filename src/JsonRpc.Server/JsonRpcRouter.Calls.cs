@@ -9,8 +9,7 @@ public sealed partial class JsonRpcRouter
     private const int PoolSize = 16 * 1024;
     private readonly ObjectStack<PendingCall> _callPool = new(PoolSize);
     private readonly ObjectStack<BatchReply> _batchPool = new(1024);
-    private readonly Lock _timeoutLock = new();
-    private readonly Queue<TimeoutEntry> _timeouts = new();
+    private readonly List<PendingCall> _expired = [];
     private long _nextRouterId;
 
     internal BatchReply BeginBatch(RouterConnection caller)
@@ -24,6 +23,7 @@ public sealed partial class JsonRpcRouter
     {
         var call = _callPool.Rent();
         call.Initialize(caller, callerId, batch, Interlocked.Increment(ref _nextRouterId));
+        call.Deadline = _callTimeoutMs > 0 ? Environment.TickCount64 + _callTimeoutMs : long.MaxValue;
         Interlocked.Increment(ref Counters.PendingCalls);
         return call;
     }
@@ -59,49 +59,26 @@ public sealed partial class JsonRpcRouter
         _callPool.Return(call);
     }
 
-    /// <summary>
-    /// Remembers when the call must be answered by. Every call gets the same timeout, so deadlines arrive in order and
-    /// a queue is enough: the timer pops from the front only.
-    /// </summary>
-    internal void TrackTimeout(long routerId, RouterConnection provider)
+    /// <summary>Fails every routed call whose provider has not answered by its deadline. Runs on the timer only.</summary>
+    private void SweepTimeouts(long now)
     {
-        if (_callTimeoutMs <= 0)
+        if (_callTimeoutMs <= 0 || Volatile.Read(ref Counters.PendingCalls) == 0)
         {
             return;
         }
 
-        var entry = new TimeoutEntry(routerId, provider, Environment.TickCount64 + _callTimeoutMs);
-        lock (_timeoutLock)
+        foreach (var provider in _connections.Keys)
         {
-            _timeouts.Enqueue(entry);
-        }
-    }
-
-    private void SweepTimeouts(long now)
-    {
-        while (true)
-        {
-            TimeoutEntry entry;
-            lock (_timeoutLock)
-            {
-                if (!_timeouts.TryPeek(out entry) || entry.Deadline > now)
-                {
-                    return;
-                }
-
-                _timeouts.Dequeue();
-            }
-
-            // Already answered calls are no longer in the table: nothing to do for them.
-            if (entry.Provider.TryRemoveInFlight(entry.RouterId, out var call))
+            provider.TakeExpired(now, _expired);
+            foreach (var call in _expired)
             {
                 Interlocked.Increment(ref Counters.Timeouts);
-                RouterLog.CallTimedOut(Logger, entry.RouterId, entry.Provider.Name);
+                RouterLog.CallTimedOut(Logger, call.RouterId, provider.Name);
                 FailCall(call, RouterErrorCodes.CallTimeout, "Call timed out",
-                    $"'{entry.Provider.Name}' did not answer within {_callTimeoutMs} ms.");
+                    $"'{provider.Name}' did not answer within {_callTimeoutMs} ms.");
             }
+
+            _expired.Clear();
         }
     }
-
-    private readonly record struct TimeoutEntry(long RouterId, RouterConnection Provider, long Deadline);
 }

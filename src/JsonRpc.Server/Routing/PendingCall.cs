@@ -17,6 +17,13 @@ internal sealed class PendingCall
 
     public long RouterId { get; private set; }
 
+    /// <summary>When the call times out (<see cref="Environment.TickCount64"/>); long.MaxValue for never.</summary>
+    public long Deadline { get; set; }
+
+    // Links in the provider's in-flight list, which is in deadline order (every call gets the same timeout).
+    internal PendingCall? Previous;
+    internal PendingCall? Next;
+
     /// <summary>The caller's id token exactly as sent (quotes included), to put back into the answer.</summary>
     public ReadOnlySpan<byte> CallerId => _callerId.AsSpan(0, _callerIdLength);
 
@@ -39,6 +46,7 @@ internal sealed class PendingCall
         Caller = null!;
         Batch = null;
         RouterId = 0;
+        Previous = Next = null;
         _callerIdLength = 0;
         if (_callerId.Length > RetainedIdCapacity)
         {

@@ -170,7 +170,6 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        _router.TrackTimeout(call.RouterId, provider);
         Interlocked.Increment(ref _router.Counters.CallsRouted);
         provider.Send(forwarded); // if the provider is gone, its cleanup fails the call
     }

@@ -2,8 +2,11 @@ namespace JsonRpc.Server.Routing;
 
 internal sealed partial class RouterConnection
 {
-    // Calls routed to this connection as a provider, by router id. Whoever removes an entry completes it.
+    // Calls routed to this connection as a provider, by router id, and linked in the order they were sent, which is
+    // also deadline order: the timer pops expired calls from the head. Whoever removes an entry completes it.
     private readonly Dictionary<long, PendingCall> _inFlight = [];
+    private PendingCall? _oldest;
+    private PendingCall? _newest;
     private readonly Lock _inFlightLock = new();
     private bool _inFlightClosed;
     private int _outstanding;
@@ -27,6 +30,17 @@ internal sealed partial class RouterConnection
             }
 
             _inFlight.Add(call.RouterId, call);
+            call.Previous = _newest;
+            if (_newest is null)
+            {
+                _oldest = call;
+            }
+            else
+            {
+                _newest.Next = call;
+            }
+
+            _newest = call;
             _outstanding = _inFlight.Count;
             return true;
         }
@@ -41,9 +55,55 @@ internal sealed partial class RouterConnection
                 return false;
             }
 
+            Unlink(call);
             _outstanding = _inFlight.Count;
             return true;
         }
+    }
+
+    /// <summary>Removes the calls whose deadline has passed, oldest first, into <paramref name="expired"/>.</summary>
+    public void TakeExpired(long now, List<PendingCall> expired)
+    {
+        if (Volatile.Read(ref _outstanding) == 0)
+        {
+            return;
+        }
+
+        lock (_inFlightLock)
+        {
+            while (_oldest is { } call && call.Deadline <= now)
+            {
+                _inFlight.Remove(call.RouterId);
+                Unlink(call);
+                expired.Add(call);
+            }
+
+            _outstanding = _inFlight.Count;
+        }
+    }
+
+    // Under the in-flight lock.
+    private void Unlink(PendingCall call)
+    {
+        if (call.Previous is null)
+        {
+            _oldest = call.Next;
+        }
+        else
+        {
+            call.Previous.Next = call.Next;
+        }
+
+        if (call.Next is null)
+        {
+            _newest = call.Previous;
+        }
+        else
+        {
+            call.Next.Previous = call.Previous;
+        }
+
+        call.Previous = call.Next = null;
     }
 
     /// <summary>
@@ -63,6 +123,7 @@ internal sealed partial class RouterConnection
 
             calls = [.. _inFlight.Values];
             _inFlight.Clear();
+            _oldest = _newest = null;
             _outstanding = 0;
         }
 
