@@ -18,7 +18,7 @@ public static partial class JsonRpcMessageReader
 
         internal BatchEnumerator(ReadOnlySpan<byte> batch)
         {
-            _reader = new Utf8JsonReader(batch, new JsonReaderOptions { MaxDepth = 4096 });
+            _reader = new Utf8JsonReader(batch, new JsonReaderOptions { MaxDepth = JsonRpcReaderOptions.MaxDepthLimit });
             _current = default;
             if (!_reader.Read() || _reader.TokenType != JsonTokenType.StartArray)
             {

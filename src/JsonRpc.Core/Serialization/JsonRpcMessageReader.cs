@@ -24,11 +24,13 @@ public static partial class JsonRpcMessageReader
 
     /// <inheritdoc cref="TryRead(ReadOnlySpan{byte}, out JsonRpcMessageInfo, out JsonRpcReadError)"/>
     /// <param name="message">The message's bytes.</param>
-    /// <param name="maxDepth">The deepest nesting accepted.</param>
+    /// <param name="maxDepth">The deepest nesting accepted, the message object itself counting as 1 (1 to 4096).</param>
     /// <param name="info">What was read.</param>
     /// <param name="error">Why the message was refused.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxDepth"/> is out of range (never for any input).</exception>
     public static bool TryRead(ReadOnlySpan<byte> message, int maxDepth, out JsonRpcMessageInfo info, out JsonRpcReadError error)
     {
+        JsonRpcReaderOptions.ThrowIfInvalidMaxDepth(maxDepth);
         info = default;
         var scanner = new JsonScanner(message);
         try
@@ -93,9 +95,13 @@ public static partial class JsonRpcMessageReader
         }
     }
 
-    /// <summary>Checks that the bytes are exactly one strictly valid JSON value (of any kind).</summary>
-    internal static bool TryValidateValue(ReadOnlySpan<byte> value, int maxDepth, out JsonRpcReadError error)
+    /// <summary>
+    /// Checks that the bytes are exactly one strictly valid JSON value (of any kind), and finds where that value lies
+    /// without the whitespace around it.
+    /// </summary>
+    internal static bool TryValidateValue(ReadOnlySpan<byte> value, int maxDepth, out Range range, out JsonRpcReadError error)
     {
+        range = default;
         var scanner = new JsonScanner(value);
         try
         {
@@ -106,11 +112,14 @@ public static partial class JsonRpcMessageReader
                 return false;
             }
 
+            var start = checked((int)reader.TokenStartIndex);
             scanner.ScanValue(ref reader);
+            var end = checked((int)reader.BytesConsumed);
             reader.Read();
             var problem = scanner.ParseViolation ?? scanner.DuplicateInValue;
             error = problem is null ? default : new JsonRpcReadError(
                 scanner.ParseViolation is null ? JsonRpcErrorCodes.InvalidRequest : JsonRpcErrorCodes.ParseError, problem);
+            range = start..end;
             return problem is null;
         }
         catch (Exception ex) when (ex is JsonException or InvalidOperationException or ArgumentException)

@@ -10,8 +10,10 @@ namespace JsonRpc.Serialization;
 public static class JsonRpcMessageWriter
 {
     /// <summary>
-    /// Compact output; non-ASCII text is written as UTF-8 rather than escaped, and HTML-sensitive characters are not
-    /// escaped, as nothing here is embedded in HTML.
+    /// Compact output with the relaxed encoder: text of the Basic Multilingual Plane is written as UTF-8 rather than
+    /// escaped, and HTML-sensitive characters are not escaped, as nothing here is embedded in HTML. (Characters outside
+    /// it, such as emoji, are still written as <c>\uXXXX</c> surrogate pairs: the same string, spelled differently.)
+    /// Params, results and error data are never re-encoded: their bytes are written as they are.
     /// </summary>
     public static JsonWriterOptions WriterOptions { get; } = new()
     {
