@@ -146,6 +146,7 @@ public static partial class JsonRpcMessageReader
     {
         string? invalid = null;
         var seen = Member.None;
+        var idTwice = false;
         scanner.DuplicateInValue = null;
         scanner.EnterObject();
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
@@ -156,6 +157,12 @@ public static partial class JsonRpcMessageReader
             }
 
             var member = Identify(ref reader);
+            if ((seen & member & Member.Id) != 0)
+            {
+                // Two ids: echoing either would answer one request while the peer logs another. The id is unreadable.
+                idTwice = true;
+            }
+
             seen |= member;
             reader.Read();
             switch (member)
@@ -233,6 +240,15 @@ public static partial class JsonRpcMessageReader
         }
 
         scanner.ExitObject();
+        if (idTwice)
+        {
+            info._idKind = RequestIdKind.None;
+            info._idIsInt64 = false;
+            info._idIsEscaped = false;
+            info._idInt64 = 0;
+            info._idStart = info._idLength = 0;
+        }
+
         invalid ??= scanner.DuplicateInValue;
         invalid ??= Classify(seen, ref info);
         if (invalid is not null)
