@@ -17,7 +17,8 @@ public static partial class JsonRpcMessageReader
     /// </summary>
     /// <remarks>
     /// For a batch, <paramref name="info"/> gives <see cref="JsonRpcMessageKind.Batch"/> and the element count; the
-    /// whole array has been checked as JSON, and <see cref="EnumerateBatch"/> then yields each element to read in turn.
+    /// whole array has been checked as JSON, and <see cref="EnumerateBatch"/> then yields each element to read in turn
+    /// with <see cref="TryReadBatchElement(ReadOnlySpan{byte}, out JsonRpcMessageInfo, out JsonRpcReadError)"/>.
     /// </remarks>
     public static bool TryRead(ReadOnlySpan<byte> message, out JsonRpcMessageInfo info, out JsonRpcReadError error)
         => TryRead(message, JsonRpcReaderOptions.DefaultMaxDepth, out info, out error);

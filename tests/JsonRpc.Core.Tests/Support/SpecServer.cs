@@ -55,7 +55,7 @@ internal static class SpecServer
         foreach (var range in JsonRpcMessageReader.EnumerateBatch(utf8))
         {
             var element = utf8[range];
-            var answer = JsonRpcMessageReader.TryRead(element, out var elementInfo, out var elementError)
+            var answer = JsonRpcMessageReader.TryReadBatchElement(element, out var elementInfo, out var elementError)
                 ? AnswerElement(element, in elementInfo)
                 : new JsonRpcError(elementInfo.GetId(element), JsonRpcErrorDetail.FromCode(elementError.Code));
             if (answer is not null)
