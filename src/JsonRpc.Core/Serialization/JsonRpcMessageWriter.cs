@@ -98,8 +98,17 @@ public static class JsonRpcMessageWriter
                 writer.WriteEndObject();
                 break;
             case JsonRpcBatch batch:
+                // Refuse before writing anything, so that no half-written batch is left in the destination.
+                foreach (var item in batch.Span)
+                {
+                    if (item is JsonRpcInvalidMessage)
+                    {
+                        ThrowHelper.ThrowInvalidOperation_CannotWriteInvalid();
+                    }
+                }
+
                 writer.WriteStartArray();
-                foreach (var item in batch.Messages)
+                foreach (var item in batch.Span)
                 {
                     Write(writer, item);
                 }
