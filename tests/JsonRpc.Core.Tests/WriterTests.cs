@@ -104,6 +104,9 @@ public class WriterTests
         Assert.Throws<InvalidOperationException>(() => JsonRpcMessageWriter.Write(buffer, new JsonRpcBatch([new JsonRpcNotification("a"), invalid])));
         Assert.Equal(0, buffer.WrittenCount);
 
+        Assert.Throws<InvalidOperationException>(() => JsonSerializer.Serialize<object>(invalid));
+        Assert.Throws<InvalidOperationException>(() => JsonSerializer.Serialize(invalid));
+
         // The thread's writer is still good afterwards.
         JsonRpcMessageWriter.Write(buffer, new JsonRpcNotification("a"));
         Assert.Equal("""{"jsonrpc":"2.0","method":"a"}""", Encoding.UTF8.GetString(buffer.WrittenSpan));
