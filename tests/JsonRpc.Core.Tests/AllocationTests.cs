@@ -1,6 +1,4 @@
 using System.Buffers;
-using JsonRpc.Protocol;
-using JsonRpc.Serialization;
 
 namespace JsonRpc.Core.Tests;
 

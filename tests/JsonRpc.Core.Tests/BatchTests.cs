@@ -1,8 +1,3 @@
-using System.Text;
-using JsonRpc.Core.Tests.Support;
-using JsonRpc.Protocol;
-using JsonRpc.Serialization;
-
 namespace JsonRpc.Core.Tests;
 
 public class BatchTests

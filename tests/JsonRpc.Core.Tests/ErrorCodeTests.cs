@@ -1,5 +1,3 @@
-using JsonRpc.Protocol;
-
 namespace JsonRpc.Core.Tests;
 
 public class ErrorCodeTests

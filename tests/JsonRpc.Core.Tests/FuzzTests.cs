@@ -1,8 +1,3 @@
-using System.Text;
-using System.Text.Json;
-using JsonRpc.Core.Tests.Support;
-using JsonRpc.Protocol;
-using JsonRpc.Serialization;
 using Xunit.Abstractions;
 
 namespace JsonRpc.Core.Tests;

@@ -1,7 +1,3 @@
-using System.Text;
-using JsonRpc.Protocol;
-using JsonRpc.Serialization;
-
 namespace JsonRpc.Core.Tests;
 
 /// <summary>The allocation-free reader's accessors, present and absent.</summary>

@@ -1,6 +1,3 @@
-using System.Text.Json;
-using JsonRpc.Protocol;
-
 namespace JsonRpc.Core.Tests;
 
 public class RequestIdTests

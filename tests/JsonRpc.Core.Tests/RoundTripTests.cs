@@ -1,9 +1,3 @@
-using System.Text;
-using System.Text.Json;
-using JsonRpc.Core.Tests.Support;
-using JsonRpc.Protocol;
-using JsonRpc.Serialization;
-
 namespace JsonRpc.Core.Tests;
 
 /// <summary>Every message kind with every kind of id, read through every path, written, and read again.</summary>
@@ -128,6 +122,22 @@ public class RoundTripTests
             Assert.Equal(Templates.Length + 1, batch.Messages.Count);
             Assert.Equal(json, batch.ToString());
             Assert.Equal(json, JsonSerializer.Serialize<JsonRpcMessage>(batch, JsonRpcJsonContext.Default.JsonRpcMessage));
+        }
+    }
+
+    [Fact]
+    public async Task Read_SplitIntoSegmentsOfEverySize_ReadsTheSame()
+    {
+        var json = Encoding.UTF8.GetBytes(
+            """[{"jsonrpc":"2.0","id":"é\u00e9","method":"m\u0065","params":{"k":[1,2.5e-3,"\ud83d\ude00"]}},{"jsonrpc":"2.0","id":2,"error":{"code":1,"message":"x","data":null}}]""");
+        var expected = JsonRpcMessage.Parse(json);
+        for (var size = 1; size <= json.Length; size++)
+        {
+            var sequence = Support.Utf8Sequence.Split(json, size);
+            MessageAssert.Same(expected, JsonRpcMessage.Parse(sequence));
+            var fromPipe = await JsonSerializer.DeserializeAsync(System.IO.Pipelines.PipeReader.Create(sequence), JsonRpcJsonContext.Default.JsonRpcMessage)
+                .AsTask().WaitAsync(TimeSpan.FromSeconds(10));
+            MessageAssert.Same(expected, fromPipe!);
         }
     }
 

@@ -1,5 +1,4 @@
 using System.Text.Json.Serialization;
-using JsonRpc.Protocol;
 
 namespace JsonRpc.Core.Tests.Support;
 

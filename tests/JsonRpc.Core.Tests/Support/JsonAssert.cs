@@ -1,6 +1,3 @@
-using System.Text;
-using System.Text.Json;
-
 namespace JsonRpc.Core.Tests.Support;
 
 /// <summary>JSON equality for tests: values compared by meaning, top-level arrays optionally as multisets.</summary>

@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace JsonRpc.Core.Tests.Support;
 
 /// <summary>What the strict profile expects of one JSONTestSuite document.</summary>

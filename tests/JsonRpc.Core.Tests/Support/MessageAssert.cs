@@ -1,5 +1,3 @@
-using JsonRpc.Protocol;
-
 namespace JsonRpc.Core.Tests.Support;
 
 /// <summary>Compares messages member by member (messages have no value equality of their own).</summary>

@@ -1,8 +1,4 @@
 using System.IO.Pipelines;
-using System.Text;
-using System.Text.Json;
-using JsonRpc.Protocol;
-using JsonRpc.Serialization;
 
 namespace JsonRpc.Core.Tests.Support;
 

@@ -1,8 +1,3 @@
-using System.Text;
-using System.Text.Json;
-using JsonRpc.Protocol;
-using JsonRpc.Serialization;
-
 namespace JsonRpc.Core.Tests.Support;
 
 /// <summary>Asserts that input is refused with one code and id on every read path and by the reader.</summary>
