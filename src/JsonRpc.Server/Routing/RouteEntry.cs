@@ -24,7 +24,7 @@ internal sealed class RouteEntry(byte[] nameUtf8)
 
     /// <summary>
     /// The provider with the fewest calls waiting on it; among equals, the next in turn, so that notifications and an
-    /// idle pool spread evenly too.
+    /// idle pool spread evenly too. A provider that is closing is taken only if there is no other.
     /// </summary>
     public RouterConnection? PickProvider()
     {
@@ -39,11 +39,11 @@ internal sealed class RouteEntry(byte[] nameUtf8)
 
         var start = (int)((uint)Interlocked.Increment(ref _rotation) % (uint)providers.Length);
         var best = providers[start];
-        var bestLoad = best.OutstandingAsProvider;
+        var bestLoad = Load(best);
         for (var i = 1; i < providers.Length && bestLoad > 0; i++)
         {
             var candidate = providers[(start + i) % providers.Length];
-            var load = candidate.OutstandingAsProvider;
+            var load = Load(candidate);
             if (load < bestLoad)
             {
                 best = candidate;
@@ -52,6 +52,8 @@ internal sealed class RouteEntry(byte[] nameUtf8)
         }
 
         return best;
+
+        static long Load(RouterConnection provider) => provider.IsClosing ? long.MaxValue : provider.OutstandingAsProvider;
     }
 
     // The mutators run under the router's registry lock.
