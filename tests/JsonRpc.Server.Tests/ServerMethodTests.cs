@@ -53,6 +53,33 @@ public sealed partial class ServerMethodTests
     }
 
     [Fact]
+    public async Task ServerMethod_CallerDisconnects_HandlerIsCancelled()
+    {
+        var cancelled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var started = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var server = await RouterServer.StartAsync(setup: router => router.AddMethod("wait", async (int[] _, CancellationToken ct) =>
+        {
+            started.TrySetResult();
+            try
+            {
+                await Task.Delay(Timeout.Infinite, ct);
+            }
+            catch (OperationCanceledException)
+            {
+                cancelled.TrySetResult();
+                throw;
+            }
+
+            return 0;
+        }, Context.Default.Int32Array, Context.Default.Int32));
+        var client = await server.ConnectAsync();
+        await client.SendAsync(LineClient.Request(1, "wait", "[]"));
+        await started.Task.WaitAsync(TimeSpan.FromSeconds(5));
+        await client.DisposeAsync();
+        await cancelled.Task.WaitAsync(TimeSpan.FromSeconds(5));
+    }
+
+    [Fact]
     public async Task ServerMethod_ListedAndReserved()
     {
         await using var server = await RouterServer.StartAsync(setup: AddMethods);
