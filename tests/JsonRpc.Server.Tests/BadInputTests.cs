@@ -64,6 +64,14 @@ public sealed class BadInputTests(SharedRouterFixture fixture) : IClassFixture<S
     }
 
     [Fact]
+    public async Task ConnectThenClose_WithoutSending_GetsNothing()
+    {
+        await using var client = await Server.ConnectAsync();
+        client.Socket.Shutdown(SocketShutdown.Send);
+        Assert.Null(await client.ReadLineAsync());
+    }
+
+    [Fact]
     public async Task BlankLinesAndCrLf_AreTolerated()
     {
         var server = Server;

@@ -1,7 +1,7 @@
 using System.Buffers;
+using JsonRpc.Framing;
 using JsonRpc.Protocol;
 using JsonRpc.Server.Diagnostics;
-using JsonRpc.Framing;
 using JsonRpc.Server.RouterProtocol;
 
 namespace JsonRpc.Server.Routing;
@@ -35,7 +35,11 @@ internal sealed partial class RouterConnection
                     {
                         if (result.IsCompleted)
                         {
-                            EndedMidMessage();
+                            if (!buffer.IsEmpty)
+                            {
+                                EndedMidMessage();
+                            }
+
                             break;
                         }
 
@@ -54,7 +58,7 @@ internal sealed partial class RouterConnection
 
                 if (result.IsCompleted)
                 {
-                    if (!buffer.IsEmpty && !IsClosing)
+                    if (!IsClosing && !IsBlank(buffer))
                     {
                         EndedMidMessage();
                     }
@@ -73,6 +77,19 @@ internal sealed partial class RouterConnection
                 input.AdvanceTo(buffer.Start, buffer.End);
             }
         }
+    }
+
+    private static bool IsBlank(in ReadOnlySequence<byte> rest)
+    {
+        foreach (var segment in rest)
+        {
+            if (segment.Span.ContainsAnyExcept(" \t\r\n"u8))
+            {
+                return false;
+            }
+        }
+
+        return true;
     }
 
     /// <summary>A half message at the end of the stream: answered with a parse error (the peer may still read).</summary>
