@@ -71,6 +71,12 @@ internal sealed partial class RouterConnection
         {
             Close(CloseReason.TransportError);
         }
+        catch (Exception ex)
+        {
+            // Never let the writer fault: the connection's cleanup awaits it.
+            RouterLog.ConnectionFailed(_logger, ConnectionId, ex);
+            Close(CloseReason.TransportError);
+        }
         finally
         {
             _outbound.Complete(discard: true);
