@@ -31,6 +31,7 @@ public sealed class LoadOptions
           --plot PATH.png           run the connection sweep (closed loop, --sweep counts) and plot
                                     calls/s and p99 against connections; writes PATH.png and PATH.json
           --sweep 1,10,100          connection counts for --plot                              [1,10,100]
+          --from PATH.json          with --plot: draw the plot from a report written earlier, run nothing
           --help                    this text
 
         Everything stops by itself after warmup + duration + grace. The exit code is 0 when every call got
@@ -78,6 +79,9 @@ public sealed class LoadOptions
 
     /// <summary>Where to write the connection sweep's plot.</summary>
     public string? PlotPath { get; set; }
+
+    /// <summary>A report to plot instead of running the sweep.</summary>
+    public string? PlotFrom { get; set; }
 
     /// <summary>Connection counts for the sweep.</summary>
     public int[] Sweep { get; set; } = [1, 10, 100];
@@ -164,6 +168,9 @@ public sealed class LoadOptions
                 case "--plot":
                     options.PlotPath = value;
                     break;
+                case "--from":
+                    options.PlotFrom = value;
+                    break;
                 case "--sweep":
                     options.Sweep = [.. value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(v => Int(name, v, 1, 10_000))];
                     if (options.Sweep.Length == 0)
@@ -180,6 +187,11 @@ public sealed class LoadOptions
         if (windowGiven && options.Mode == LoadMode.Closed && options.Window != 1)
         {
             throw new ArgumentException("--window applies to --mode pipelined; a closed loop has one call in flight.");
+        }
+
+        if (options.PlotFrom is not null && options.PlotPath is null)
+        {
+            throw new ArgumentException("--from goes with --plot.");
         }
 
         return options;

@@ -29,6 +29,15 @@ Console.CancelKeyPress += (_, e) =>
 var overwrite = !Console.IsOutputRedirected;
 LoadReport report;
 string? jsonPath = options.JsonPath;
+if (options is { PlotPath: { } replot, PlotFrom: { } from })
+{
+    report = JsonSerializer.Deserialize(await File.ReadAllTextAsync(from), LoadReportJsonContext.Default.LoadReport)
+        ?? throw new InvalidDataException($"{from} holds no report.");
+    ConnectionSweep.Plot(report, replot);
+    Console.WriteLine($"Plot written to {replot}");
+    return 0;
+}
+
 if (options.PlotPath is { } plot)
 {
     report = await ConnectionSweep.RunAsync(options, Console.Out, overwrite, interrupt.Token);

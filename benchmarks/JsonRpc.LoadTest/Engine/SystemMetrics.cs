@@ -16,7 +16,7 @@ internal static class SystemMetrics
         Os = ReadFirstLine("/proc/sys/kernel/osrelease") is { } kernel ? $"{OsName()}, kernel {kernel}" : OsName(),
         Dotnet = RuntimeInformation.FrameworkDescription,
         Gc = GCSettings.IsServerGC ? "server" : "workstation",
-        LoadAverage = ReadFirstLine("/proc/loadavg") ?? "unknown",
+        LoadAverage = ReadFirstLine("/proc/loadavg") is { } load ? string.Join(' ', load.Split(' ').Take(3)) : "unknown",
     };
 
     /// <summary>A CPU reading to difference against a later one.</summary>
