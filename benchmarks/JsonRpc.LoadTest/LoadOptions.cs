@@ -18,7 +18,7 @@ public sealed class LoadOptions
           --connections N           caller connections                                       [10]
           --payload BYTES           echoed payload: a string of BYTES ASCII characters       [50]
           --duration SECONDS        measured time                                            [10]
-          --warmup SECONDS          unmeasured time before it                                [2]
+          --warmup SECONDS          unmeasured time before it (JIT tiering settles)          [5]
           --grace SECONDS           time after the measured window to collect late answers   [10]
           --direct                  the router serves `echo` itself (a host method): no second hop
           --providers P             echo provider connections (routed mode)                  [1]
@@ -54,7 +54,7 @@ public sealed class LoadOptions
     public TimeSpan Duration { get; set; } = TimeSpan.FromSeconds(10);
 
     /// <summary>Unmeasured time before the measured window (connections and JIT settle).</summary>
-    public TimeSpan Warmup { get; set; } = TimeSpan.FromSeconds(2);
+    public TimeSpan Warmup { get; set; } = TimeSpan.FromSeconds(5);
 
     /// <summary>How long after the measured window late answers are still collected before the run is cut off.</summary>
     public TimeSpan Grace { get; set; } = TimeSpan.FromSeconds(10);

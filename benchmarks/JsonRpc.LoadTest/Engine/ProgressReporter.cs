@@ -58,7 +58,7 @@ internal sealed class ProgressReporter(TextWriter? output, bool overwrite, RunCl
         if (now < clock.MeasureEnd)
         {
             var measured = Stopwatch.GetElapsedTime(clock.MeasureStart, now).TotalSeconds;
-            return string.Create(CultureInfo.InvariantCulture, $"measure {measured,5:F0}/{clock.Duration.TotalSeconds:F0}s");
+            return string.Create(CultureInfo.InvariantCulture, $"measure {Math.Ceiling(measured),5:F0}/{clock.Duration.TotalSeconds:F0}s");
         }
 
         return "draining       ";
