@@ -1,0 +1,375 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Net.Security;
+using System.Net.Sockets;
+using System.Runtime.CompilerServices;
+
+namespace JsonRpc.Client.Internal;
+
+/// <summary>
+/// One TCP (or TLS) connection: a read loop that cuts framed messages out of a <see cref="PipeReader"/> and hands them
+/// to the owner, and a write side where whole framed messages are copied into an in-memory <see cref="Pipe"/> under a
+/// lock while one pump moves everything buffered to the socket, so concurrent callers share socket writes.
+/// </summary>
+internal sealed class ClientConnection : IAsyncDisposable
+{
+    private static readonly PipeOptions OutputOptions = new(
+        pauseWriterThreshold: 1024 * 1024,
+        resumeWriterThreshold: 512 * 1024,
+        minimumSegmentSize: 16 * 1024,
+        useSynchronizationContext: false);
+
+    private readonly Socket _socket;
+    private readonly Stream _stream;
+    private readonly PipeReader _input;
+    private readonly Pipe _output = new(OutputOptions);
+    private readonly SemaphoreSlim _writeLock = new(1, 1);
+    private readonly IFramerShim _framer;
+    private readonly CancellationTokenSource _closing = new();
+    private IConnectionOwner? _owner;
+    private Task _reading = Task.CompletedTask;
+    private Task _writing = Task.CompletedTask;
+    private int _closed;
+    private long _lastWriteTicks = Environment.TickCount64;
+
+    private ClientConnection(Socket socket, Stream stream, IFramerShim framer, string endPoint)
+    {
+        _socket = socket;
+        _stream = stream;
+        _framer = framer;
+        EndPoint = endPoint;
+        _input = PipeReader.Create(stream, new StreamPipeReaderOptions(bufferSize: 16 * 1024, minimumReadSize: 4 * 1024));
+    }
+
+    /// <summary>host:port, for messages.</summary>
+    public string EndPoint { get; }
+
+    public bool IsClosed => Volatile.Read(ref _closed) != 0;
+
+    /// <summary>Why the connection closed, once it has.</summary>
+    public Exception? CloseReason { get; private set; }
+
+    /// <summary>Canceled when the connection closes: the token handlers of incoming calls get.</summary>
+    public CancellationToken Closing => _closing.Token;
+
+    /// <summary>Environment.TickCount64 of the last message written.</summary>
+    public long LastWriteTicks => Volatile.Read(ref _lastWriteTicks);
+
+    public static async Task<ClientConnection> ConnectAsync(
+        string host, int port, JsonRpc.Client.JsonRpcClientOptions options, IFramerShim framer, CancellationToken cancellationToken)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        if (options.ConnectTimeout != Timeout.InfiniteTimeSpan)
+        {
+            timeout.CancelAfter(options.ConnectTimeout);
+        }
+
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        Stream? stream = null;
+        try
+        {
+            await socket.ConnectAsync(host, port, timeout.Token).ConfigureAwait(false);
+            stream = new NetworkStream(socket, ownsSocket: true);
+            if (options.Tls is { } tls)
+            {
+                var ssl = new SslStream(stream, leaveInnerStreamOpen: false);
+                stream = ssl;
+                await ssl.AuthenticateAsClientAsync(WithTargetHost(tls, host), timeout.Token).ConfigureAwait(false);
+            }
+
+            return new ClientConnection(socket, stream, framer, $"{host}:{port}");
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            await DisposeAsync(stream, socket).ConfigureAwait(false);
+            throw new TimeoutException($"Connecting to {host}:{port} took longer than {options.ConnectTimeout}.");
+        }
+        catch
+        {
+            await DisposeAsync(stream, socket).ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    /// <summary>Starts the read loop and the write pump.</summary>
+    public void Start(IConnectionOwner owner)
+    {
+        _owner = owner;
+        _writing = Task.Run(PumpAsync);
+        _reading = Task.Run(ReadAsync);
+    }
+
+    /// <summary>
+    /// Frames and queues one whole message. Completes when the message is in the outgoing buffer (at once unless
+    /// that buffer is over its limit: the back-pressure point). Throws <see cref="JsonRpcConnectionLostException"/>
+    /// when the connection is closed.
+    /// </summary>
+    public ValueTask WriteAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
+    {
+        if (IsClosed)
+        {
+            return ValueTask.FromException(LostException());
+        }
+
+        if (!_writeLock.Wait(0))
+        {
+            return WriteContendedAsync(message, cancellationToken);
+        }
+
+        return WriteLockedAsync(message, cancellationToken);
+    }
+
+    /// <summary>Closes the connection (idempotent) and tells the owner once.</summary>
+    public void Close(Exception reason)
+    {
+        if (Interlocked.Exchange(ref _closed, 1) != 0)
+        {
+            return;
+        }
+
+        CloseReason = reason;
+        _input.CancelPendingRead();
+        _output.Reader.CancelPendingRead();
+        try
+        {
+            _socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+        {
+            // Already gone.
+        }
+
+        _socket.Dispose();
+        try
+        {
+            _closing.Cancel();
+        }
+        catch (AggregateException)
+        {
+            // A handler's cancellation callback threw; that must not stop the close.
+        }
+
+        _owner?.OnClosed(this, reason);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        Close(new ObjectDisposedException(nameof(JsonRpcClient)));
+        await _reading.ConfigureAwait(false);
+        await _writing.ConfigureAwait(false);
+        await _writeLock.WaitAsync().ConfigureAwait(false);
+        try
+        {
+            await _output.Writer.CompleteAsync().ConfigureAwait(false);
+        }
+        finally
+        {
+            _writeLock.Release();
+        }
+
+        await DisposeAsync(_stream, _socket).ConfigureAwait(false);
+        _closing.Dispose();
+    }
+
+    private JsonRpcConnectionLostException LostException()
+        => new($"The connection to {EndPoint} is closed.", CloseReason);
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask WriteContendedAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
+    {
+        await _writeLock.WaitAsync(cancellationToken).ConfigureAwait(false);
+        await WriteLockedAsync(message, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>Writes and flushes while holding the write lock, and releases it.</summary>
+    private ValueTask WriteLockedAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
+    {
+        ValueTask<FlushResult> flush;
+        try
+        {
+            _framer.WriteMessage(_output.Writer, message.Span);
+            flush = _output.Writer.FlushAsync(cancellationToken);
+        }
+        catch
+        {
+            _writeLock.Release();
+            throw;
+        }
+
+        if (!flush.IsCompleted)
+        {
+            return AwaitFlushAsync(flush);
+        }
+
+        FlushResult result;
+        try
+        {
+            result = flush.GetAwaiter().GetResult();
+        }
+        finally
+        {
+            _writeLock.Release();
+        }
+
+        Volatile.Write(ref _lastWriteTicks, Environment.TickCount64);
+        return result.IsCompleted ? ValueTask.FromException(LostException()) : default;
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask AwaitFlushAsync(ValueTask<FlushResult> flush)
+    {
+        FlushResult result;
+        try
+        {
+            result = await flush.ConfigureAwait(false);
+        }
+        finally
+        {
+            _writeLock.Release();
+        }
+
+        Volatile.Write(ref _lastWriteTicks, Environment.TickCount64);
+        if (result.IsCompleted)
+        {
+            throw LostException();
+        }
+    }
+
+    private async Task ReadAsync()
+    {
+        Exception? error = null;
+        try
+        {
+            while (true)
+            {
+                var result = await _input.ReadAsync().ConfigureAwait(false);
+                var buffer = result.Buffer;
+                try
+                {
+                    if (result.IsCanceled)
+                    {
+                        break;
+                    }
+
+                    while (_framer.TryReadMessage(ref buffer, out var message))
+                    {
+                        _owner!.OnMessage(this, message);
+                    }
+
+                    if (result.IsCompleted)
+                    {
+                        if (!buffer.IsEmpty)
+                        {
+                            throw new InvalidDataException("The connection ended in the middle of a message.");
+                        }
+
+                        break;
+                    }
+                }
+                finally
+                {
+                    _input.AdvanceTo(buffer.Start, buffer.End);
+                }
+            }
+        }
+        catch (Exception ex)
+        {
+            error = ex;
+        }
+        finally
+        {
+            await _input.CompleteAsync(error).ConfigureAwait(false);
+        }
+
+        Close(error ?? new EndOfStreamException($"{EndPoint} closed the connection."));
+    }
+
+    private async Task PumpAsync()
+    {
+        var reader = _output.Reader;
+        Exception? error = null;
+        try
+        {
+            while (true)
+            {
+                var result = await reader.ReadAsync().ConfigureAwait(false);
+                var buffer = result.Buffer;
+                if (result.IsCanceled)
+                {
+                    break;
+                }
+
+                foreach (var segment in buffer)
+                {
+                    await _stream.WriteAsync(segment).ConfigureAwait(false);
+                }
+
+                if (!buffer.IsEmpty)
+                {
+                    await _stream.FlushAsync().ConfigureAwait(false);
+                }
+
+                reader.AdvanceTo(buffer.End);
+                if (result.IsCompleted)
+                {
+                    break;
+                }
+            }
+        }
+        catch (Exception ex)
+        {
+            error = ex;
+        }
+        finally
+        {
+            await reader.CompleteAsync(error).ConfigureAwait(false);
+        }
+
+        if (error is not null)
+        {
+            Close(error);
+        }
+    }
+
+    private static SslClientAuthenticationOptions WithTargetHost(SslClientAuthenticationOptions tls, string host)
+    {
+        if (!string.IsNullOrEmpty(tls.TargetHost))
+        {
+            return tls;
+        }
+
+        return new SslClientAuthenticationOptions
+        {
+            TargetHost = host,
+            AllowRenegotiation = tls.AllowRenegotiation,
+            AllowTlsResume = tls.AllowTlsResume,
+            ApplicationProtocols = tls.ApplicationProtocols,
+            CertificateChainPolicy = tls.CertificateChainPolicy,
+            CertificateRevocationCheckMode = tls.CertificateRevocationCheckMode,
+            CipherSuitesPolicy = tls.CipherSuitesPolicy,
+            ClientCertificateContext = tls.ClientCertificateContext,
+            ClientCertificates = tls.ClientCertificates,
+            EnabledSslProtocols = tls.EnabledSslProtocols,
+            EncryptionPolicy = tls.EncryptionPolicy,
+            LocalCertificateSelectionCallback = tls.LocalCertificateSelectionCallback,
+            RemoteCertificateValidationCallback = tls.RemoteCertificateValidationCallback,
+        };
+    }
+
+    private static async ValueTask DisposeAsync(Stream? stream, Socket socket)
+    {
+        if (stream is not null)
+        {
+            try
+            {
+                await stream.DisposeAsync().ConfigureAwait(false);
+            }
+            catch (Exception ex) when (ex is IOException or ObjectDisposedException or SocketException)
+            {
+                // Closing a broken stream may fail; it is closed either way.
+            }
+        }
+
+        socket.Dispose();
+    }
+}

@@ -1,0 +1,83 @@
+using System.Net.Security;
+using System.Text.Json;
+using Microsoft.Extensions.Logging;
+
+namespace JsonRpc.Client;
+
+/// <summary>Settings of a <see cref="JsonRpcClient"/>. Read once, at <see cref="JsonRpcClient.ConnectAsync(string, int, JsonRpcClientOptions?, CancellationToken)"/>.</summary>
+public sealed class JsonRpcClientOptions
+{
+    /// <summary>The default of <see cref="MaxMessageSize"/>: 16 MiB.</summary>
+    public const int DefaultMaxMessageSize = 16 * 1024 * 1024;
+
+    /// <summary>How messages are delimited. Default <see cref="JsonRpcClientFraming.NewlineDelimited"/>.</summary>
+    public JsonRpcClientFraming Framing { get; set; } = JsonRpcClientFraming.NewlineDelimited;
+
+    /// <summary>
+    /// TLS: null (the default) for plain TCP; set it (even to <c>new()</c>) to run TLS. An empty
+    /// <see cref="SslClientAuthenticationOptions.TargetHost"/> becomes the host passed to ConnectAsync.
+    /// </summary>
+    public SslClientAuthenticationOptions? Tls { get; set; }
+
+    /// <summary>
+    /// How long a call waits for its answer before it fails with <see cref="TimeoutException"/>; the late answer is
+    /// dropped. It also bounds the wait for a connection while reconnecting. Default 30 s;
+    /// <see cref="Timeout.InfiniteTimeSpan"/> for none.
+    /// </summary>
+    public TimeSpan CallTimeout { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>How long opening a connection (TCP, TLS) may take. Default 10 s.</summary>
+    public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// After this long without sending anything the client sends a <c>keepAlive</c> call, so that a router's idle
+    /// timeout never closes a healthy connection; an answer (even an error from a server that has no such method)
+    /// proves the connection alive, no answer within <see cref="CallTimeout"/> (or the interval, if shorter) closes it
+    /// as dead. Default 15 s; <see cref="Timeout.InfiniteTimeSpan"/> or <see cref="TimeSpan.Zero"/> turns it off.
+    /// </summary>
+    public TimeSpan KeepAliveInterval { get; set; } = TimeSpan.FromSeconds(15);
+
+    /// <summary>Reconnecting after a lost connection; see <see cref="JsonRpcReconnectOptions"/>. Default: on.</summary>
+    public JsonRpcReconnectOptions Reconnect { get; set; } = new();
+
+    /// <summary>The largest message accepted from the peer, in bytes; a larger one closes the connection. Default 16 MiB.</summary>
+    public int MaxMessageSize { get; set; } = DefaultMaxMessageSize;
+
+    /// <summary>
+    /// Serializer options for the overloads that take no <see cref="System.Text.Json.Serialization.Metadata.JsonTypeInfo"/>
+    /// (reflection-based, not for trimmed or AOT apps). Default: <see cref="JsonSerializerOptions.Web"/> (camelCase).
+    /// </summary>
+    public JsonSerializerOptions SerializerOptions { get; set; } = JsonSerializerOptions.Web;
+
+    /// <summary>Where the client logs connects, disconnects, reconnects and peer errors. Default: nowhere.</summary>
+    public ILoggerFactory? LoggerFactory { get; set; }
+
+    internal JsonRpcClientOptions Validate()
+    {
+        ArgumentNullException.ThrowIfNull(Reconnect, nameof(Reconnect));
+        ArgumentNullException.ThrowIfNull(SerializerOptions, nameof(SerializerOptions));
+        Reconnect.Validate();
+        ThrowIfNotPositiveOrInfinite(CallTimeout, nameof(CallTimeout));
+        ThrowIfNotPositiveOrInfinite(ConnectTimeout, nameof(ConnectTimeout));
+        if (KeepAliveInterval != Timeout.InfiniteTimeSpan)
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(KeepAliveInterval, TimeSpan.Zero, nameof(KeepAliveInterval));
+        }
+
+        ArgumentOutOfRangeException.ThrowIfLessThan(MaxMessageSize, 64, nameof(MaxMessageSize));
+        if (!Enum.IsDefined(Framing))
+        {
+            throw new ArgumentOutOfRangeException(nameof(Framing));
+        }
+
+        return this;
+    }
+
+    private static void ThrowIfNotPositiveOrInfinite(TimeSpan value, string name)
+    {
+        if (value != Timeout.InfiniteTimeSpan && value <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(name, value, "Must be positive or Timeout.InfiniteTimeSpan.");
+        }
+    }
+}
