@@ -1,0 +1,112 @@
+using System.Buffers;
+using System.Text.Json;
+using JsonRpc.Protocol;
+
+namespace JsonRpc.Dispatch;
+
+/// <summary>One registered method: binds params, calls the handler, writes the answer.</summary>
+internal abstract class DispatchMethod(string name)
+{
+    public string Name { get; } = name;
+
+    /// <summary>
+    /// Runs the method. For a request (<paramref name="id"/> not None) writes the whole response or error message
+    /// into <paramref name="output"/>; for a notification writes nothing. Never throws for handler or binding failures.
+    /// </summary>
+    public abstract ValueTask InvokeAsync(RequestId id, ReadOnlyMemory<byte> parameters, IBufferWriter<byte> output, JsonRpcDispatcherOptions options, CancellationToken cancellationToken);
+}
+
+/// <summary>A method whose params bind to <typeparamref name="TArgs"/> and whose handler returns <typeparamref name="TResult"/>.</summary>
+internal sealed class DispatchMethod<TArgs, TResult>(
+    string name,
+    ParamsBinder<TArgs> binder,
+    Func<TArgs, CancellationToken, ValueTask<TResult>> handler,
+    ResultWriter<TResult> result) : DispatchMethod(name)
+{
+    public override ValueTask InvokeAsync(RequestId id, ReadOnlyMemory<byte> parameters, IBufferWriter<byte> output, JsonRpcDispatcherOptions options, CancellationToken cancellationToken)
+    {
+        TArgs args;
+        try
+        {
+            args = binder.Bind(parameters);
+        }
+        catch (Exception ex) when (ex is JsonException or ParamsBindingException or NotSupportedException or InvalidOperationException or ArgumentException)
+        {
+            if (!id.IsNone)
+            {
+                DispatchWriter.WriteError(output, id, JsonRpcErrorCodes.InvalidParams, "Invalid params", DispatchWriter.Detail(ex.Message));
+            }
+
+            return default;
+        }
+
+        ValueTask<TResult> pending;
+        try
+        {
+            pending = handler(args, cancellationToken);
+        }
+        catch (Exception ex)
+        {
+            WriteFailure(id, ex, output, options);
+            return default;
+        }
+
+        if (pending.IsCompletedSuccessfully)
+        {
+            WriteResult(id, pending.Result, output);
+            return default;
+        }
+
+        return AwaitedAsync(pending, id, output, options);
+    }
+
+    private async ValueTask AwaitedAsync(ValueTask<TResult> pending, RequestId id, IBufferWriter<byte> output, JsonRpcDispatcherOptions options)
+    {
+        TResult value;
+        try
+        {
+            value = await pending.ConfigureAwait(false);
+        }
+        catch (Exception ex)
+        {
+            WriteFailure(id, ex, output, options);
+            return;
+        }
+
+        WriteResult(id, value, output);
+    }
+
+    private void WriteResult(RequestId id, TResult value, IBufferWriter<byte> output)
+    {
+        if (!id.IsNone)
+        {
+            DispatchWriter.WriteResult(output, id, value, result);
+        }
+    }
+
+    private static void WriteFailure(RequestId id, Exception exception, IBufferWriter<byte> output, JsonRpcDispatcherOptions options)
+    {
+        if (id.IsNone)
+        {
+            return; // a notification has no one to tell
+        }
+
+        switch (exception)
+        {
+            case JsonRpcMethodException method:
+                DispatchWriter.WriteError(output, id, method.Code, method.Message, method.ErrorData);
+                break;
+            case OperationCanceledException:
+                DispatchWriter.WriteError(output, id, JsonRpcDispatcher.RequestCancelled, "Request cancelled", default);
+                break;
+            default:
+                DispatchWriter.WriteError(
+                    output,
+                    id,
+                    JsonRpcErrorCodes.InternalError,
+                    options.IncludeExceptionMessages ? exception.Message : "Internal error",
+                    default);
+                break;
+        }
+    }
+}

@@ -1,0 +1,207 @@
+using System.Buffers;
+using System.Text;
+using JsonRpc.Protocol;
+using JsonRpc.Serialization;
+
+namespace JsonRpc.Dispatch;
+
+/// <summary>
+/// Maps method names to typed handlers and answers calls: bytes in, parse, bind params, call, serialize, bytes out.
+/// Serves the router's own methods and the methods a client serves. Thread-safe; methods may be added and removed
+/// while calls are dispatched.
+/// </summary>
+/// <remarks>
+/// A call whose handler completes synchronously is answered without allocating beyond what binding and the handler
+/// allocate. Handlers get the call's <see cref="CancellationToken"/>; throw <see cref="JsonRpcMethodException"/> to
+/// answer with a specific error. Params that do not bind answer Invalid params (-32602); an unknown method answers
+/// Method not found (-32601); other exceptions answer Internal error (-32603).
+/// </remarks>
+public sealed partial class JsonRpcDispatcher
+{
+    /// <summary>The code answered when a handler ends in <see cref="OperationCanceledException"/> (-32800, as LSP uses).</summary>
+    /// <remarks>Outside the spec's reserved range on purpose: it is an application outcome, not a protocol fault.</remarks>
+    public const int RequestCancelled = -32800;
+
+    private const int MaxStackName = 256;
+
+    private readonly Lock _gate = new();
+    private volatile Dictionary<string, DispatchMethod> _methods = new(StringComparer.Ordinal);
+
+    /// <summary>Creates a dispatcher.</summary>
+    public JsonRpcDispatcher(JsonRpcDispatcherOptions? options = null) => Options = options ?? new JsonRpcDispatcherOptions();
+
+    /// <summary>The options in force.</summary>
+    public JsonRpcDispatcherOptions Options { get; }
+
+    /// <summary>The names of the registered methods.</summary>
+    public IReadOnlyCollection<string> Methods => _methods.Keys;
+
+    /// <summary>Whether a method of that name is registered.</summary>
+    public bool Contains(string method) => _methods.ContainsKey(method);
+
+    /// <summary>Whether a method of that UTF-8 name is registered. Allocates nothing.</summary>
+    public bool Contains(ReadOnlySpan<byte> utf8Method) => Find(utf8Method) is not null;
+
+    /// <summary>Removes a method; returns false when there was none of that name.</summary>
+    public bool Remove(string method)
+    {
+        ArgumentNullException.ThrowIfNull(method);
+        lock (_gate)
+        {
+            if (!_methods.ContainsKey(method))
+            {
+                return false;
+            }
+
+            var copy = new Dictionary<string, DispatchMethod>(_methods, StringComparer.Ordinal);
+            copy.Remove(method);
+            _methods = copy;
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Answers one message or batch. Writes the response (or batch response) into <paramref name="output"/> and returns
+    /// true; returns false when there is nothing to answer (notifications, an all-notification batch, and responses,
+    /// which are not the dispatcher's to handle). Input that is not JSON or not a valid message is answered with the
+    /// spec's error. The returned task completes once every handler involved has completed.
+    /// </summary>
+    /// <remarks><paramref name="message"/> must stay unchanged until the returned task completes.</remarks>
+    public ValueTask<bool> DispatchAsync(ReadOnlyMemory<byte> message, IBufferWriter<byte> output, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        if (!JsonRpcMessageReader.TryRead(message.Span, Options.MaxDepth, out var info, out var error))
+        {
+            DispatchWriter.WriteError(output, info.GetId(message.Span), error.Code, error.Message, DispatchWriter.Detail(error.Detail));
+            return new ValueTask<bool>(true);
+        }
+
+        return info.Kind == JsonRpcMessageKind.Batch
+            ? DispatchBatchAsync(message, output, cancellationToken)
+            : DispatchAsync(message, info, output, cancellationToken);
+    }
+
+    /// <summary>
+    /// Answers one message that <see cref="JsonRpcMessageReader.TryRead(ReadOnlySpan{byte}, out JsonRpcMessageInfo, out JsonRpcReadError)"/>
+    /// already accepted (not a batch). Returns true when an answer was written.
+    /// </summary>
+    public ValueTask<bool> DispatchAsync(ReadOnlyMemory<byte> message, in JsonRpcMessageInfo info, IBufferWriter<byte> output, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var isRequest = info.Kind == JsonRpcMessageKind.Request;
+        if (!isRequest && info.Kind != JsonRpcMessageKind.Notification)
+        {
+            return new ValueTask<bool>(false);
+        }
+
+        var span = message.Span;
+        var method = FindMethod(span, in info);
+        var id = isRequest ? info.GetId(span) : default;
+        if (method is null)
+        {
+            if (isRequest)
+            {
+                DispatchWriter.WriteError(output, id, JsonRpcErrorCodes.MethodNotFound, "Method not found", default);
+            }
+
+            return new ValueTask<bool>(isRequest);
+        }
+
+        var parameters = info.HasParams ? message[info.Params] : default;
+        var pending = method.InvokeAsync(id, parameters, output, Options, cancellationToken);
+        if (pending.IsCompletedSuccessfully)
+        {
+            return new ValueTask<bool>(isRequest);
+        }
+
+        return AwaitedAsync(pending, isRequest);
+
+        static async ValueTask<bool> AwaitedAsync(ValueTask pending, bool answered)
+        {
+            await pending.ConfigureAwait(false);
+            return answered;
+        }
+    }
+
+    private async ValueTask<bool> DispatchBatchAsync(ReadOnlyMemory<byte> batch, IBufferWriter<byte> output, CancellationToken cancellationToken)
+    {
+        var answers = new ArrayBufferWriter<byte>();
+        var element = new ArrayBufferWriter<byte>();
+        var count = 0;
+        foreach (var range in CollectElements(batch.Span))
+        {
+            element.ResetWrittenCount();
+            var written = await DispatchAsync(batch[range], element, cancellationToken).ConfigureAwait(false);
+            if (written)
+            {
+                answers.Write(count++ == 0 ? "["u8 : ","u8);
+                answers.Write(element.WrittenSpan);
+            }
+        }
+
+        if (count == 0)
+        {
+            return false;
+        }
+
+        answers.Write("]"u8);
+        output.Write(answers.WrittenSpan);
+        return true;
+    }
+
+    private static List<Range> CollectElements(ReadOnlySpan<byte> batch)
+    {
+        var ranges = new List<Range>();
+        foreach (var range in JsonRpcMessageReader.EnumerateBatch(batch))
+        {
+            ranges.Add(range);
+        }
+
+        return ranges;
+    }
+
+    private DispatchMethod? FindMethod(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
+    {
+        var raw = message[info.Method];
+        if (!info.MethodIsEscaped)
+        {
+            return Find(raw);
+        }
+
+        var scratch = raw.Length <= MaxStackName ? stackalloc byte[MaxStackName] : new byte[raw.Length];
+        return Find(info.GetMethod(message, scratch));
+    }
+
+    private DispatchMethod? Find(ReadOnlySpan<byte> utf8Name)
+    {
+        var methods = _methods;
+        if (utf8Name.Length > MaxStackName)
+        {
+            return methods.GetValueOrDefault(Encoding.UTF8.GetString(utf8Name));
+        }
+
+        Span<char> chars = stackalloc char[MaxStackName];
+        if (!Encoding.UTF8.TryGetChars(utf8Name, chars, out var length))
+        {
+            return null;
+        }
+
+        return methods.GetAlternateLookup<ReadOnlySpan<char>>().TryGetValue(chars[..length], out var method) ? method : null;
+    }
+
+    private JsonRpcDispatcher Register(DispatchMethod method)
+    {
+        lock (_gate)
+        {
+            if (_methods.ContainsKey(method.Name))
+            {
+                throw new ArgumentException($"A method named '{method.Name}' is already registered.", nameof(method));
+            }
+
+            var copy = new Dictionary<string, DispatchMethod>(_methods, StringComparer.Ordinal) { [method.Name] = method };
+            _methods = copy;
+        }
+
+        return this;
+    }
+}

@@ -1,0 +1,12 @@
+using System.Text.Json.Serialization;
+
+namespace JsonRpc.Core.Tests.Dispatch;
+
+public sealed record SubtractParams(int Minuend, int Subtrahend);
+
+[JsonSerializable(typeof(int))]
+[JsonSerializable(typeof(int[]))]
+[JsonSerializable(typeof(string))]
+[JsonSerializable(typeof(SubtractParams))]
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
+internal sealed partial class DispatchJsonContext : JsonSerializerContext;
