@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
 using JsonRpc.Client.Internal;
 using JsonRpc.Protocol;
@@ -8,6 +9,8 @@ namespace JsonRpc.Client;
 public sealed partial class JsonRpcClient
 {
     private const string ReflectionMessage = "Serializes with reflection through JsonRpcClientOptions.SerializerOptions; use an overload that takes JsonTypeInfo for trimming.";
+    private JsonSerializerOptions? _reflectionOptions;
+
     private const string DynamicCodeMessage = "Serializes with reflection through JsonRpcClientOptions.SerializerOptions; use an overload that takes JsonTypeInfo for native AOT.";
 
     /// <summary>Calls <paramref name="method"/> with params that are already JSON and returns the result as JSON.</summary>
@@ -72,9 +75,9 @@ public sealed partial class JsonRpcClient
     [RequiresDynamicCode(DynamicCodeMessage)]
     public ValueTask<TResult?> CallAsync<TResult>(string method, object? @params = null, CancellationToken cancellationToken = default)
     {
-        var resultType = (JsonTypeInfo<TResult>)_options.SerializerOptions.GetTypeInfo(typeof(TResult));
+        var resultType = (JsonTypeInfo<TResult>)ReflectionOptions.GetTypeInfo(typeof(TResult));
         return InvokeCoreAsync<ObjectParams, TResult?, TypedResult<TResult>>(
-            null, method, new ObjectParams(@params, _options.SerializerOptions), new TypedResult<TResult>(resultType), cancellationToken);
+            null, method, new ObjectParams(@params, ReflectionOptions), new TypedResult<TResult>(resultType), cancellationToken);
     }
 
     /// <summary>Calls and blocks until the answer: for scripts and initialization, never on a UI or request thread.</summary>
@@ -121,7 +124,30 @@ public sealed partial class JsonRpcClient
     [RequiresUnreferencedCode(ReflectionMessage)]
     [RequiresDynamicCode(DynamicCodeMessage)]
     public ValueTask NotifyAsync(string method, object? @params, CancellationToken cancellationToken = default)
-        => NotifyCoreAsync(method, new ObjectParams(@params, _options.SerializerOptions), cancellationToken);
+        => NotifyCoreAsync(method, new ObjectParams(@params, ReflectionOptions), cancellationToken);
+
+    /// <summary>The configured serializer options, with the reflection resolver when they name none; read-only from then on.</summary>
+    private JsonSerializerOptions ReflectionOptions
+    {
+        [RequiresUnreferencedCode(ReflectionMessage)]
+        [RequiresDynamicCode(DynamicCodeMessage)]
+        get
+        {
+            if (_reflectionOptions is { } ready)
+            {
+                return ready;
+            }
+
+            var options = _options.SerializerOptions;
+            if (options.TypeInfoResolver is null)
+            {
+                options = new JsonSerializerOptions(options) { TypeInfoResolver = new DefaultJsonTypeInfoResolver() };
+            }
+
+            options.MakeReadOnly();
+            return _reflectionOptions = options;
+        }
+    }
 
     private static T Wait<T>(ValueTask<T> pending)
         => pending.IsCompletedSuccessfully ? pending.Result : pending.AsTask().GetAwaiter().GetResult();

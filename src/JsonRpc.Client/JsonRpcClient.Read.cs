@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Globalization;
 using JsonRpc.Client.Internal;
 using JsonRpc.Protocol;
 using JsonRpc.Serialization;
@@ -117,15 +116,7 @@ public sealed partial class JsonRpcClient
     {
         var buffer = MessageBuffer.Rent();
         MessageEncoder.WriteError(buffer, idToken, code, message);
-        var pending = connection.WriteAsync(buffer.WrittenMemory, CancellationToken.None);
-        if (pending.IsCompleted)
-        {
-            MessageBuffer.Return(buffer);
-            _ = pending.IsCompletedSuccessfully || pending.AsTask().Exception is null;
-            return;
-        }
-
-        _ = ReturnWhenWrittenAsync(pending, buffer);
+        _ = ReturnWhenWrittenAsync(connection.WriteAsync(buffer.WrittenMemory, CancellationToken.None), buffer);
     }
 
     private static async Task ReturnWhenWrittenAsync(ValueTask pending, MessageBuffer buffer)
@@ -143,6 +134,4 @@ public sealed partial class JsonRpcClient
             MessageBuffer.Return(buffer);
         }
     }
-
-    private static string FormatId(long id) => id.ToString(CultureInfo.InvariantCulture);
 }

@@ -45,9 +45,25 @@ public sealed class JsonRpcClientOptions
 
     /// <summary>
     /// Serializer options for the overloads that take no <see cref="System.Text.Json.Serialization.Metadata.JsonTypeInfo"/>
-    /// (reflection-based, not for trimmed or AOT apps). Default: <see cref="JsonSerializerOptions.Web"/> (camelCase).
+    /// (reflection-based unless they name a source-generated resolver). Default: <see cref="JsonSerializerDefaults.Web"/>
+    /// (camelCase names, case-insensitive reading).
     /// </summary>
-    public JsonSerializerOptions SerializerOptions { get; set; } = JsonSerializerOptions.Web;
+    public JsonSerializerOptions SerializerOptions { get; set; } = new(JsonSerializerDefaults.Web);
+
+    /// <summary>The access token <c>register_client</c> presents, for a router that requires one. Default none.</summary>
+    public string? AccessToken { get; set; }
+
+    /// <summary>
+    /// Whether a served method's unexpected exception answers with its message (true, the default) or only with
+    /// "Internal error". Exception types and stacks never leave the process.
+    /// </summary>
+    public bool IncludeExceptionMessages { get; set; } = true;
+
+    /// <summary>
+    /// How many events may wait for one event's handlers; beyond that new events are dropped and logged, so that a slow
+    /// handler neither grows memory without bound nor stalls the connection. Default 10,000.
+    /// </summary>
+    public int EventQueueCapacity { get; set; } = 10_000;
 
     /// <summary>Where the client logs connects, disconnects, reconnects and peer errors. Default: nowhere.</summary>
     public ILoggerFactory? LoggerFactory { get; set; }
@@ -65,6 +81,7 @@ public sealed class JsonRpcClientOptions
         }
 
         ArgumentOutOfRangeException.ThrowIfLessThan(MaxMessageSize, 64, nameof(MaxMessageSize));
+        ArgumentOutOfRangeException.ThrowIfLessThan(EventQueueCapacity, 1, nameof(EventQueueCapacity));
         if (!Enum.IsDefined(Framing))
         {
             throw new ArgumentOutOfRangeException(nameof(Framing));

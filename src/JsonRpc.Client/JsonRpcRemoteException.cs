@@ -4,7 +4,7 @@ namespace JsonRpc.Client;
 
 /// <summary>
 /// The peer answered a call with a JSON-RPC error object. <see cref="Code"/>, <see cref="Exception.Message"/> and
-/// <see cref="Data"/> are exactly what it sent; the connection stays usable.
+/// <see cref="ErrorData"/> are exactly what it sent; the connection stays usable.
 /// </summary>
 public sealed class JsonRpcRemoteException : Exception
 {
