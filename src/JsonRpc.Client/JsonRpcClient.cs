@@ -1,4 +1,5 @@
 using JsonRpc.Client.Internal;
+using JsonRpc.Framing;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -233,10 +234,9 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
         return connection;
     }
 
-    private IFramerShim CreateFramer() => _options.Framing switch
-    {
-        _ => new NewlineFramerShim(_options.MaxMessageSize),
-    };
+    private IJsonRpcFramer CreateFramer() => _options.Framing == JsonRpcClientFraming.ContentLength
+        ? new ContentLengthFramer(_options.MaxMessageSize)
+        : new NewlineDelimitedFramer(_options.MaxMessageSize);
 
     /// <summary>Makes <paramref name="connection"/> the current one, unless it already closed or the client was disposed.</summary>
     private bool SetConnected(ClientConnection connection)

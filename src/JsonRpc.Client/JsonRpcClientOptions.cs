@@ -7,8 +7,8 @@ namespace JsonRpc.Client;
 /// <summary>Settings of a <see cref="JsonRpcClient"/>. Read once, at <see cref="JsonRpcClient.ConnectAsync(string, int, JsonRpcClientOptions?, CancellationToken)"/>.</summary>
 public sealed class JsonRpcClientOptions
 {
-    /// <summary>The default of <see cref="MaxMessageSize"/>: 16 MiB.</summary>
-    public const int DefaultMaxMessageSize = 16 * 1024 * 1024;
+    /// <summary>The default of <see cref="MaxMessageSize"/>: 4 MiB, as the framers' and the router's.</summary>
+    public const int DefaultMaxMessageSize = JsonRpc.Framing.JsonRpcFramer.DefaultMaxMessageSize;
 
     /// <summary>How messages are delimited. Default <see cref="JsonRpcClientFraming.NewlineDelimited"/>.</summary>
     public JsonRpcClientFraming Framing { get; set; } = JsonRpcClientFraming.NewlineDelimited;
@@ -40,7 +40,7 @@ public sealed class JsonRpcClientOptions
     /// <summary>Reconnecting after a lost connection; see <see cref="JsonRpcReconnectOptions"/>. Default: on.</summary>
     public JsonRpcReconnectOptions Reconnect { get; set; } = new();
 
-    /// <summary>The largest message accepted from the peer, in bytes; a larger one closes the connection. Default 16 MiB.</summary>
+    /// <summary>The largest message accepted from the peer, in bytes; a larger one closes the connection. Default 4 MiB.</summary>
     public int MaxMessageSize { get; set; } = DefaultMaxMessageSize;
 
     /// <summary>

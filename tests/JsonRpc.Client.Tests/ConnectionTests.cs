@@ -181,6 +181,31 @@ public sealed class ConnectionTests
     }
 
     [Fact]
+    public async Task ConnectAsync_ContentLengthFraming_CallsAndBatchesWork()
+    {
+        await using var server = new TestServer(contentLength: true).Install();
+        var options = new JsonRpcClientOptions { Framing = JsonRpcClientFraming.ContentLength };
+        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, options).Bounded();
+        Assert.Equal(5, await client.CallAsync<int>("add", new[] { 2, 3 }).Bounded());
+        var results = await client.CallBatchAsync([JsonRpcBatchItem.Call("add", RawJson.Parse("[1,1]")), JsonRpcBatchItem.Call("echo", RawJson.Parse("[\"é\"]"))]).Bounded();
+        Assert.Equal("2", results[0].Result.ToString());
+        Assert.Equal("[\"é\"]", results[1].Result.ToString());
+    }
+
+    [Fact]
+    public async Task IncomingMessage_LargerThanMaxMessageSize_ClosesConnection()
+    {
+        await using var server = new TestServer().Install();
+        var options = new JsonRpcClientOptions { MaxMessageSize = 1024, Reconnect = { Enabled = false } };
+        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, options).Bounded();
+        var big = "[\"" + new string('x', 4096) + "\"]";
+        var call = client.CallAsync("echo", RawJson.Parse(big)).AsTask();
+        var ex = await Assert.ThrowsAsync<JsonRpcConnectionLostException>(() => call.Bounded());
+        Assert.IsType<JsonRpc.Framing.JsonRpcFramingException>(ex.InnerException);
+        Assert.Equal(JsonRpcClientState.Disconnected, client.State);
+    }
+
+    [Fact]
     public async Task MalformedAnswer_FailsThatCallAndClientKeepsWorking()
     {
         await using var server = new TestServer().Install();

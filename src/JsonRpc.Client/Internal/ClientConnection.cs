@@ -2,6 +2,7 @@ using System.Buffers;
 using System.IO.Pipelines;
 using System.Net.Security;
 using System.Net.Sockets;
+using JsonRpc.Framing;
 using System.Runtime.CompilerServices;
 
 namespace JsonRpc.Client.Internal;
@@ -24,7 +25,7 @@ internal sealed class ClientConnection : IAsyncDisposable
     private readonly PipeReader _input;
     private readonly Pipe _output = new(OutputOptions);
     private readonly SemaphoreSlim _writeLock = new(1, 1);
-    private readonly IFramerShim _framer;
+    private readonly IJsonRpcFramer _framer;
     private readonly CancellationTokenSource _closing = new();
     private IConnectionOwner? _owner;
     private Task _reading = Task.CompletedTask;
@@ -32,7 +33,7 @@ internal sealed class ClientConnection : IAsyncDisposable
     private int _closed;
     private long _lastWriteTicks = Environment.TickCount64;
 
-    private ClientConnection(Socket socket, Stream stream, IFramerShim framer, string endPoint)
+    private ClientConnection(Socket socket, Stream stream, IJsonRpcFramer framer, string endPoint)
     {
         _socket = socket;
         _stream = stream;
@@ -56,7 +57,7 @@ internal sealed class ClientConnection : IAsyncDisposable
     public long LastWriteTicks => Volatile.Read(ref _lastWriteTicks);
 
     public static async Task<ClientConnection> ConnectAsync(
-        string host, int port, JsonRpc.Client.JsonRpcClientOptions options, IFramerShim framer, CancellationToken cancellationToken)
+        string host, int port, JsonRpc.Client.JsonRpcClientOptions options, IJsonRpcFramer framer, CancellationToken cancellationToken)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         if (options.ConnectTimeout != Timeout.InfiniteTimeSpan)

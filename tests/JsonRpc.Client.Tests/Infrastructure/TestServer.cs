@@ -7,14 +7,15 @@ using System.Net.Sockets;
 using System.Security.Cryptography.X509Certificates;
 using System.Text;
 using JsonRpc.Dispatch;
+using JsonRpc.Framing;
 using JsonRpc.Protocol;
 using JsonRpc.Serialization;
 
 namespace JsonRpc.Client.Tests.Infrastructure;
 
 /// <summary>
-/// A small, plain (non-router) JSON-RPC 2.0 server on a real TcpListener at 127.0.0.1, port 0: newline-delimited,
-/// optionally TLS. Its methods run through the project's JsonRpcDispatcher; tests can also make it call the client,
+/// A small, plain (non-router) JSON-RPC 2.0 server on a real TcpListener at 127.0.0.1, port 0: newline-delimited or
+/// Content-Length (Core's framers), optionally TLS. Its methods run through the project's JsonRpcDispatcher; tests can also make it call the client,
 /// send it notifications, withhold answers, or drop every connection.
 /// </summary>
 public sealed class TestServer : IAsyncDisposable
@@ -27,9 +28,12 @@ public sealed class TestServer : IAsyncDisposable
     private readonly Task _accepting;
     private int _serverCallId;
 
-    public TestServer(X509Certificate2? certificate = null, int port = 0)
+    private readonly bool _contentLength;
+
+    public TestServer(X509Certificate2? certificate = null, int port = 0, bool contentLength = false)
     {
         _certificate = certificate;
+        _contentLength = contentLength;
         _listener = new TcpListener(IPAddress.Loopback, port);
         _listener.Server.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.ReuseAddress, true);
         _listener.Start();
@@ -164,7 +168,8 @@ public sealed class TestServer : IAsyncDisposable
             stream = ssl;
         }
 
-        var connection = new Connection(socket, stream);
+        IJsonRpcFramer framer = _contentLength ? new ContentLengthFramer() : new NewlineDelimitedFramer();
+        var connection = new Connection(socket, stream, framer);
         _connections[connection] = true;
         var reader = PipeReader.Create(stream);
         try
@@ -173,14 +178,9 @@ public sealed class TestServer : IAsyncDisposable
             {
                 var result = await reader.ReadAsync(_stop.Token);
                 var buffer = result.Buffer;
-                while (buffer.PositionOf((byte)'\n') is { } newline)
+                while (framer.TryReadMessage(ref buffer, out var message))
                 {
-                    var line = buffer.Slice(0, newline).ToArray();
-                    buffer = buffer.Slice(buffer.GetPosition(1, newline));
-                    if (line.Length > 0)
-                    {
-                        _ = HandleAsync(connection, line);
-                    }
+                    _ = HandleAsync(connection, message.ToArray());
                 }
 
                 reader.AdvanceTo(buffer.Start, buffer.End);
@@ -231,7 +231,7 @@ public sealed class TestServer : IAsyncDisposable
         }
     }
 
-    private sealed class Connection(Socket socket, Stream stream)
+    private sealed class Connection(Socket socket, Stream stream, IJsonRpcFramer framer)
     {
         private readonly SemaphoreSlim _writeLock = new(1, 1);
 
@@ -240,8 +240,9 @@ public sealed class TestServer : IAsyncDisposable
             await _writeLock.WaitAsync();
             try
             {
-                await stream.WriteAsync(message);
-                await stream.WriteAsync("\n"u8.ToArray());
+                var framed = new ArrayBufferWriter<byte>();
+                framer.WriteMessage(framed, message.Span);
+                await stream.WriteAsync(framed.WrittenMemory);
                 await stream.FlushAsync();
             }
             catch (Exception)
