@@ -105,6 +105,46 @@ public sealed class ConnectionTests
     }
 
     [Fact]
+    public async Task Reconnect_RestoresRegistrationMethodsAndSubscriptionsBeforeOtherCalls()
+    {
+        await using var server = new TestServer().Install();
+        foreach (var builtIn in new[] { "register_client", "register_method", "subscribe" })
+        {
+            server.Dispatcher.AddRaw(builtIn, static (_, _) => ValueTask.FromResult(RawJson.Parse("true")));
+        }
+
+        var options = new JsonRpcClientOptions { Reconnect = { InitialDelay = TimeSpan.FromMilliseconds(20) }, AccessToken = "secret" };
+        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, options).Bounded();
+        client.AddMethod("m1", () => 1).AddMethod("m2", () => 2);
+        await client.RegisterAsync("me").Bounded();
+        await client.SubscribeAsync("ev", _ => { }).Bounded();
+
+        server.DropAll();
+        await Timeouts.Until(() => server.AcceptedCount == 2 && client.State == JsonRpcClientState.Connected, "reconnected");
+        Assert.Equal(3, await client.CallAsync<int>("add", new[] { 1, 2 }).Bounded());
+
+        var all = server.Received.ToArray();
+        var afterReconnect = all.Skip(Array.FindLastIndex(all, m => m.Contains("register_client"))).ToArray();
+        Assert.Contains("\"params\":{\"name\":\"me\",\"token\":\"secret\"}", afterReconnect[0]);
+        Assert.Contains(afterReconnect, m => m.Contains("\"register_method\"") && m.Contains("\"m1\""));
+        Assert.Contains(afterReconnect, m => m.Contains("\"register_method\"") && m.Contains("\"m2\""));
+        Assert.Contains(afterReconnect, m => m.Contains("\"subscribe\"") && m.Contains("\"ev\""));
+        Assert.Contains("\"add\"", afterReconnect[^1]); // the user's call went out only after the restore
+        Assert.Equal(2, all.Count(m => m.Contains("register_client")));
+    }
+
+    [Fact]
+    public async Task CallAsync_MegabyteResult_ReadAcrossSegments()
+    {
+        await using var server = new TestServer().Install();
+        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port).Bounded();
+        var big = "[\"" + new string('y', 1024 * 1024) + "\"]";
+        var result = await client.CallAsync("echo", RawJson.Parse(big)).Bounded();
+        Assert.Equal(big.Length, result.Span.Length);
+        Assert.Equal(big, result.ToString());
+    }
+
+    [Fact]
     public async Task Reconnect_MaxAttemptsExhausted_GoesDisconnected()
     {
         var server = new TestServer().Install();

@@ -27,7 +27,7 @@ internal sealed class EventSubscription
         _queue = Channel.CreateBounded<RawJson>(new BoundedChannelOptions(capacity)
         {
             SingleReader = true,
-            SingleWriter = true,
+            SingleWriter = false, // an old connection's read loop may still finish while a new one starts
             FullMode = BoundedChannelFullMode.Wait, // TryWrite then fails instead of blocking: the read loop never waits
         });
     }
