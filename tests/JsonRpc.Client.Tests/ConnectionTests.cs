@@ -76,6 +76,7 @@ public sealed class ConnectionTests
         await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, options).Bounded();
         var states = new ConcurrentQueue<JsonRpcClientState>();
         client.StateChanged += (_, e) => states.Enqueue(e.NewState);
+        await Timeouts.Until(() => server.ConnectionCount == 1, "the server holds the connection");
 
         server.DropAll();
         await Timeouts.Until(() => states.Contains(JsonRpcClientState.Connected), "reconnected");
