@@ -59,6 +59,48 @@ public sealed partial class JsonRpcClient
             null, method, new TypedParams<TParams>(@params, paramsType), new TypedResult<TResult>(resultType), cancellationToken);
     }
 
+    /// <summary>Calls <paramref name="method"/> with two typed arguments by position, <c>[arg1, arg2]</c> (trimming and AOT safe).</summary>
+    /// <inheritdoc cref="CallAsync(string, RawJson, CancellationToken)"/>
+    /// <param name="method">The method name.</param>
+    /// <param name="arg1">The first argument.</param>
+    /// <param name="arg2">The second argument.</param>
+    /// <param name="type1">Metadata of the first argument's type.</param>
+    /// <param name="type2">Metadata of the second argument's type.</param>
+    /// <param name="resultType">Metadata of the result type.</param>
+    /// <param name="cancellationToken">Abandons the call.</param>
+    public ValueTask<TResult?> CallAsync<T1, T2, TResult>(
+        string method, T1 arg1, T2 arg2, JsonTypeInfo<T1> type1, JsonTypeInfo<T2> type2, JsonTypeInfo<TResult> resultType, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(type1);
+        ArgumentNullException.ThrowIfNull(type2);
+        ArgumentNullException.ThrowIfNull(resultType);
+        return InvokeCoreAsync<PositionalParams<T1, T2>, TResult?, TypedResult<TResult>>(
+            null, method, new PositionalParams<T1, T2>(arg1, arg2, type1, type2), new TypedResult<TResult>(resultType), cancellationToken);
+    }
+
+    /// <summary>Calls <paramref name="method"/> with three typed arguments by position, <c>[arg1, arg2, arg3]</c> (trimming and AOT safe).</summary>
+    /// <inheritdoc cref="CallAsync{T1, T2, TResult}(string, T1, T2, JsonTypeInfo{T1}, JsonTypeInfo{T2}, JsonTypeInfo{TResult}, CancellationToken)"/>
+    /// <param name="method">The method name.</param>
+    /// <param name="arg1">The first argument.</param>
+    /// <param name="arg2">The second argument.</param>
+    /// <param name="arg3">The third argument.</param>
+    /// <param name="type1">Metadata of the first argument's type.</param>
+    /// <param name="type2">Metadata of the second argument's type.</param>
+    /// <param name="type3">Metadata of the third argument's type.</param>
+    /// <param name="resultType">Metadata of the result type.</param>
+    /// <param name="cancellationToken">Abandons the call.</param>
+    public ValueTask<TResult?> CallAsync<T1, T2, T3, TResult>(
+        string method, T1 arg1, T2 arg2, T3 arg3, JsonTypeInfo<T1> type1, JsonTypeInfo<T2> type2, JsonTypeInfo<T3> type3,
+        JsonTypeInfo<TResult> resultType, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(type1);
+        ArgumentNullException.ThrowIfNull(type2);
+        ArgumentNullException.ThrowIfNull(type3);
+        ArgumentNullException.ThrowIfNull(resultType);
+        return InvokeCoreAsync<PositionalParams<T1, T2, T3>, TResult?, TypedResult<TResult>>(
+            null, method, new PositionalParams<T1, T2, T3>(arg1, arg2, arg3, type1, type2, type3), new TypedResult<TResult>(resultType), cancellationToken);
+    }
+
     /// <summary>
     /// Calls <paramref name="method"/>, serializing params and result with <see cref="JsonRpcClientOptions.SerializerOptions"/>.
     /// </summary>

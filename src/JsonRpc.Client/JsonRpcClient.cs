@@ -101,7 +101,7 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
         ArgumentException.ThrowIfNullOrEmpty(host);
         ArgumentOutOfRangeException.ThrowIfNegative(port);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(port, 65535);
-        var client = new JsonRpcClient(host, port, (options ?? new JsonRpcClientOptions()).Validate());
+        var client = new JsonRpcClient(host, port, (options ?? new JsonRpcClientOptions()).Snapshot().Validate());
         try
         {
             var connection = await client.OpenAsync(cancellationToken).ConfigureAwait(false);

@@ -4,7 +4,7 @@ using Microsoft.Extensions.Logging;
 
 namespace JsonRpc.Client;
 
-/// <summary>Settings of a <see cref="JsonRpcClient"/>. Read once, at <see cref="JsonRpcClient.ConnectAsync(string, int, JsonRpcClientOptions?, CancellationToken)"/>.</summary>
+/// <summary>Settings of a <see cref="JsonRpcClient"/>. Copied once, at <see cref="JsonRpcClient.ConnectAsync(string, int, JsonRpcClientOptions?, CancellationToken)"/>.</summary>
 public sealed class JsonRpcClientOptions
 {
     /// <summary>The default of <see cref="MaxMessageSize"/>: 4 MiB, as the framers' and the router's.</summary>
@@ -67,6 +67,31 @@ public sealed class JsonRpcClientOptions
 
     /// <summary>Where the client logs connects, disconnects, reconnects and peer errors. Default: nowhere.</summary>
     public ILoggerFactory? LoggerFactory { get; set; }
+
+    /// <summary>A private copy, so that changing these options after connecting changes nothing.</summary>
+    internal JsonRpcClientOptions Snapshot() => new()
+    {
+        Framing = Framing,
+        Tls = Tls,
+        CallTimeout = CallTimeout,
+        ConnectTimeout = ConnectTimeout,
+        KeepAliveInterval = KeepAliveInterval,
+        Reconnect = Reconnect is null ? null! : new JsonRpcReconnectOptions
+        {
+            Enabled = Reconnect.Enabled,
+            InitialDelay = Reconnect.InitialDelay,
+            MaxDelay = Reconnect.MaxDelay,
+            Multiplier = Reconnect.Multiplier,
+            Jitter = Reconnect.Jitter,
+            MaxAttempts = Reconnect.MaxAttempts,
+        },
+        MaxMessageSize = MaxMessageSize,
+        SerializerOptions = SerializerOptions,
+        AccessToken = AccessToken,
+        IncludeExceptionMessages = IncludeExceptionMessages,
+        EventQueueCapacity = EventQueueCapacity,
+        LoggerFactory = LoggerFactory,
+    };
 
     internal JsonRpcClientOptions Validate()
     {

@@ -34,6 +34,16 @@ public sealed class CallTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task CallAsync_TypedPositionalArguments_SentAsArray()
+    {
+        var ctx = TestJsonContext.Default;
+        Assert.Equal(7, await _client.CallAsync("add", 3, 4, ctx.Int32, ctx.Int32, ctx.Int32).Bounded());
+        var echoed = await _client.CallAsync("echo", "a", 1, new Point(2, 3), ctx.String, ctx.Int32, ctx.Point, ctx.JsonElement).Bounded();
+        Assert.Contains(_server.Received, m => m.Contains("\"params\":[\"a\",1,{\"x\":2,\"y\":3}]"));
+        Assert.Equal(3, echoed.GetArrayLength());
+    }
+
+    [Fact]
     public async Task CallAsync_NamedAnonymousObject_BindsByName()
     {
         Assert.Equal(11, await _client.CallAsync<int>("add", new { a = 5, b = 6 }).Bounded());

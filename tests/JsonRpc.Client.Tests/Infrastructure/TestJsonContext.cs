@@ -14,4 +14,5 @@ public sealed record Point(int X, int Y);
 [JsonSerializable(typeof(int[]))]
 [JsonSerializable(typeof(AddParams))]
 [JsonSerializable(typeof(Point))]
+[JsonSerializable(typeof(System.Text.Json.JsonElement))]
 internal sealed partial class TestJsonContext : JsonSerializerContext;
