@@ -168,7 +168,6 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
         }
 
         await StopEventQueuesAsync().ConfigureAwait(false);
-        _disposing.Dispose();
     }
 
     /// <summary>Closes the connection, blocking until it is closed; prefer <see cref="DisposeAsync"/>.</summary>
@@ -204,7 +203,7 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
 
         Log.ConnectionLost(_logger, EndPoint, failed, reason);
         RaiseStateChanged(old, now, reason);
-        _ = Task.Run(connection.DisposeAsync);
+        _ = Task.Run(async () => await connection.DisposeAsync().ConfigureAwait(false));
     }
 
     private static TaskCompletionSource<ClientConnection> NewConnectedSource()
@@ -229,7 +228,7 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
 
     private async Task<ClientConnection> OpenAsync(CancellationToken cancellationToken)
     {
-        var connection = await ClientConnection.ConnectAsync(Host, Port, _options, CreateFramer(), cancellationToken).ConfigureAwait(false);
+        var connection = await ClientConnection.ConnectAsync(Host, Port, _options, CreateFramer, cancellationToken).ConfigureAwait(false);
         connection.Start(this);
         return connection;
     }

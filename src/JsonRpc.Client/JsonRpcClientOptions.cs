@@ -21,7 +21,8 @@ public sealed class JsonRpcClientOptions
 
     /// <summary>
     /// How long a call waits for its answer before it fails with <see cref="TimeoutException"/>; the late answer is
-    /// dropped. It also bounds the wait for a connection while reconnecting. Default 30 s;
+    /// dropped. Checked every eighth of it (at least every second, at most every 10 ms), so a call fails that much
+    /// after its deadline at the latest. It also bounds the wait for a connection while reconnecting. Default 30 s;
     /// <see cref="Timeout.InfiniteTimeSpan"/> for none.
     /// </summary>
     public TimeSpan CallTimeout { get; set; } = TimeSpan.FromSeconds(30);

@@ -25,7 +25,8 @@ internal sealed class ClientConnection : IAsyncDisposable
     private readonly PipeReader _input;
     private readonly Pipe _output = new(OutputOptions);
     private readonly SemaphoreSlim _writeLock = new(1, 1);
-    private readonly IJsonRpcFramer _framer;
+    private readonly IJsonRpcFramer _reader;
+    private readonly IJsonRpcFramer _writer;
     private readonly CancellationTokenSource _closing = new();
     private IConnectionOwner? _owner;
     private Task _reading = Task.CompletedTask;
@@ -33,11 +34,14 @@ internal sealed class ClientConnection : IAsyncDisposable
     private int _closed;
     private long _lastWriteTicks = Environment.TickCount64;
 
-    private ClientConnection(Socket socket, Stream stream, IJsonRpcFramer framer, string endPoint)
+    private ClientConnection(Socket socket, Stream stream, Func<IJsonRpcFramer> framer, string endPoint)
     {
         _socket = socket;
         _stream = stream;
-        _framer = framer;
+
+        // Framers are not thread-safe and the read loop and the writers run at once: one each.
+        _reader = framer();
+        _writer = framer();
         EndPoint = endPoint;
         _input = PipeReader.Create(stream, new StreamPipeReaderOptions(bufferSize: 16 * 1024, minimumReadSize: 4 * 1024));
     }
@@ -57,7 +61,7 @@ internal sealed class ClientConnection : IAsyncDisposable
     public long LastWriteTicks => Volatile.Read(ref _lastWriteTicks);
 
     public static async Task<ClientConnection> ConnectAsync(
-        string host, int port, JsonRpc.Client.JsonRpcClientOptions options, IJsonRpcFramer framer, CancellationToken cancellationToken)
+        string host, int port, JsonRpc.Client.JsonRpcClientOptions options, Func<IJsonRpcFramer> framer, CancellationToken cancellationToken)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         if (options.ConnectTimeout != Timeout.InfiniteTimeSpan)
@@ -188,7 +192,7 @@ internal sealed class ClientConnection : IAsyncDisposable
         ValueTask<FlushResult> flush;
         try
         {
-            _framer.WriteMessage(_output.Writer, message.Span);
+            _writer.WriteMessage(_output.Writer, message.Span);
             flush = _output.Writer.FlushAsync(cancellationToken);
         }
         catch
@@ -252,7 +256,7 @@ internal sealed class ClientConnection : IAsyncDisposable
                         break;
                     }
 
-                    while (_framer.TryReadMessage(ref buffer, out var message))
+                    while (_reader.TryReadMessage(ref buffer, out var message))
                     {
                         _owner!.OnMessage(this, message);
                     }
