@@ -247,6 +247,32 @@ public sealed class ConnectionTests
     }
 
     [Fact]
+    public async Task NotifyAsync_PeerNeverReads_BlocksAtBackPressureInsteadOfBuffering()
+    {
+        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        var port = ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+        var accepting = listener.AcceptSocketAsync();
+        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", port, new JsonRpcClientOptions { KeepAliveInterval = Timeout.InfiniteTimeSpan }).Bounded();
+        using var peer = await accepting.WaitAsync(Timeouts.Test); // accepted, never read
+
+        var payload = RawJson.Parse("[\"" + new string('z', 100 * 1024) + "\"]");
+        using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(2));
+        var sent = 0;
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(async () =>
+        {
+            for (; sent < 1000; sent++)
+            {
+                await client.NotifyAsync("flood", payload, cts.Token);
+            }
+        }).WaitAsync(Timeouts.Test);
+
+        // 1000 x 100 KB would be 100 MB; the writer stopped after the kernel buffers and the 1 MB high-water mark filled.
+        Assert.InRange(sent, 10, 400);
+        Assert.Equal(JsonRpcClientState.Connected, client.State);
+    }
+
+    [Fact]
     public async Task MalformedAnswer_FailsThatCallAndClientKeepsWorking()
     {
         await using var server = new TestServer().Install();

@@ -1,30 +1,36 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.IO.Pipelines;
 using System.Net.Security;
 using System.Net.Sockets;
-using JsonRpc.Framing;
 using System.Runtime.CompilerServices;
+using JsonRpc.Framing;
 
 namespace JsonRpc.Client.Internal;
 
 /// <summary>
 /// One TCP (or TLS) connection: a read loop that cuts framed messages out of a <see cref="PipeReader"/> and hands them
 /// to the owner, and a write side where whole framed messages are copied into an in-memory <see cref="Pipe"/> under a
-/// lock while one pump moves everything buffered to the socket, so concurrent callers share socket writes.
+/// short lock (no await inside, so contended writers never allocate) while one pump moves everything buffered to the
+/// socket, so concurrent callers share socket writes.
 /// </summary>
 internal sealed class ClientConnection : IAsyncDisposable
 {
+    // The pipe never pauses (threshold 0), so a flush completes inside the lock; back-pressure is applied before the
+    // lock instead, against the bytes the pump has not sent yet (HighWater / LowWater).
     private static readonly PipeOptions OutputOptions = new(
-        pauseWriterThreshold: 1024 * 1024,
-        resumeWriterThreshold: 512 * 1024,
+        pauseWriterThreshold: 0,
         minimumSegmentSize: 16 * 1024,
         useSynchronizationContext: false);
+
+    private const long HighWater = 1024 * 1024;
+    private const long LowWater = 512 * 1024;
 
     private readonly Socket _socket;
     private readonly Stream _stream;
     private readonly PipeReader _input;
     private readonly Pipe _output = new(OutputOptions);
-    private readonly SemaphoreSlim _writeLock = new(1, 1);
+    private readonly Lock _writeGate = new();
     private readonly IJsonRpcFramer _reader;
     private readonly IJsonRpcFramer _writer;
     private readonly CancellationTokenSource _closing = new();
@@ -33,6 +39,8 @@ internal sealed class ClientConnection : IAsyncDisposable
     private Task _writing = Task.CompletedTask;
     private int _closed;
     private long _lastWriteTicks = Environment.TickCount64;
+    private long _unsent;
+    private TaskCompletionSource? _drained;
 
     private ClientConnection(Socket socket, Stream stream, Func<IJsonRpcFramer> framer, string endPoint)
     {
@@ -105,23 +113,26 @@ internal sealed class ClientConnection : IAsyncDisposable
     }
 
     /// <summary>
-    /// Frames and queues one whole message. Completes when the message is in the outgoing buffer (at once unless
-    /// that buffer is over its limit: the back-pressure point). Throws <see cref="JsonRpcConnectionLostException"/>
-    /// when the connection is closed.
+    /// Frames and queues one whole message. Completes at once unless more than <see cref="HighWater"/> bytes wait for
+    /// the socket (the back-pressure point): then it waits until the pump has sent them down to <see cref="LowWater"/>.
+    /// Throws <see cref="JsonRpcConnectionLostException"/> when the connection is closed.
     /// </summary>
     public ValueTask WriteAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
     {
-        if (IsClosed)
+        if (Volatile.Read(ref _unsent) >= HighWater)
         {
-            return ValueTask.FromException(LostException());
+            return WriteWhenDrainedAsync(message, cancellationToken);
         }
 
-        if (!_writeLock.Wait(0))
+        try
         {
-            return WriteContendedAsync(message, cancellationToken);
+            Write(message.Span);
+            return default;
         }
-
-        return WriteLockedAsync(message, cancellationToken);
+        catch (Exception ex)
+        {
+            return ValueTask.FromException(ex);
+        }
     }
 
     /// <summary>Closes the connection (idempotent) and tells the owner once.</summary>
@@ -154,6 +165,7 @@ internal sealed class ClientConnection : IAsyncDisposable
             // A handler's cancellation callback threw; that must not stop the close.
         }
 
+        Interlocked.Exchange(ref _drained, null)?.TrySetResult();
         _owner?.OnClosed(this, reason);
     }
 
@@ -162,14 +174,9 @@ internal sealed class ClientConnection : IAsyncDisposable
         Close(new ObjectDisposedException(nameof(JsonRpcClient)));
         await _reading.ConfigureAwait(false);
         await _writing.ConfigureAwait(false);
-        await _writeLock.WaitAsync().ConfigureAwait(false);
-        try
+        lock (_writeGate)
         {
-            await _output.Writer.CompleteAsync().ConfigureAwait(false);
-        }
-        finally
-        {
-            _writeLock.Release();
+            _output.Writer.Complete();
         }
 
         await DisposeAsync(_stream, _socket).ConfigureAwait(false);
@@ -179,65 +186,65 @@ internal sealed class ClientConnection : IAsyncDisposable
     private JsonRpcConnectionLostException LostException()
         => new($"The connection to {EndPoint} is closed.", CloseReason);
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask WriteContendedAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
+    /// <summary>Copies one framed message into the outgoing pipe; the lock is held only for that copy.</summary>
+    private void Write(ReadOnlySpan<byte> message)
     {
-        await _writeLock.WaitAsync(cancellationToken).ConfigureAwait(false);
-        await WriteLockedAsync(message, cancellationToken).ConfigureAwait(false);
-    }
+        lock (_writeGate)
+        {
+            if (IsClosed)
+            {
+                throw LostException();
+            }
 
-    /// <summary>Writes and flushes while holding the write lock, and releases it.</summary>
-    private ValueTask WriteLockedAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
-    {
-        ValueTask<FlushResult> flush;
-        try
-        {
-            _writer.WriteMessage(_output.Writer, message.Span);
-            flush = _output.Writer.FlushAsync(cancellationToken);
-        }
-        catch
-        {
-            _writeLock.Release();
-            throw;
-        }
+            var writer = _output.Writer;
+            _writer.WriteMessage(writer, message);
+            var framed = writer.UnflushedBytes;
+            var flush = writer.FlushAsync(CancellationToken.None);
+            Debug.Assert(flush.IsCompleted, "A pipe that never pauses flushes synchronously.");
+            if (flush.GetAwaiter().GetResult().IsCompleted)
+            {
+                throw LostException();
+            }
 
-        if (!flush.IsCompleted)
-        {
-            return AwaitFlushAsync(flush);
-        }
-
-        FlushResult result;
-        try
-        {
-            result = flush.GetAwaiter().GetResult();
-        }
-        finally
-        {
-            _writeLock.Release();
+            Interlocked.Add(ref _unsent, framed);
         }
 
         Volatile.Write(ref _lastWriteTicks, Environment.TickCount64);
-        return result.IsCompleted ? ValueTask.FromException(LostException()) : default;
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask AwaitFlushAsync(ValueTask<FlushResult> flush)
+    private async ValueTask WriteWhenDrainedAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
     {
-        FlushResult result;
-        try
+        while (Volatile.Read(ref _unsent) >= HighWater)
         {
-            result = await flush.ConfigureAwait(false);
-        }
-        finally
-        {
-            _writeLock.Release();
+            if (IsClosed)
+            {
+                throw LostException();
+            }
+
+            await DrainedAsync().WaitAsync(cancellationToken).ConfigureAwait(false);
         }
 
-        Volatile.Write(ref _lastWriteTicks, Environment.TickCount64);
-        if (result.IsCompleted)
+        Write(message.Span);
+    }
+
+    /// <summary>Completes once the pump has sent the backlog down to <see cref="LowWater"/> (or the connection closed).</summary>
+    private Task DrainedAsync()
+    {
+        var drained = Volatile.Read(ref _drained);
+        if (drained is null)
         {
-            throw LostException();
+            var created = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            drained = Interlocked.CompareExchange(ref _drained, created, null) ?? created;
         }
+
+        // The pump may have drained between the caller's check and the publication above: re-check so no wake-up is lost.
+        if (Volatile.Read(ref _unsent) < LowWater || IsClosed)
+        {
+            Interlocked.Exchange(ref _drained, null)?.TrySetResult();
+        }
+
+        return drained.Task;
     }
 
     private async Task ReadAsync()
@@ -315,6 +322,11 @@ internal sealed class ClientConnection : IAsyncDisposable
                 }
 
                 reader.AdvanceTo(buffer.End);
+                if (Interlocked.Add(ref _unsent, -buffer.Length) < LowWater && Volatile.Read(ref _drained) is not null)
+                {
+                    Interlocked.Exchange(ref _drained, null)?.TrySetResult();
+                }
+
                 if (result.IsCompleted)
                 {
                     break;
