@@ -309,8 +309,9 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
     {
         try
         {
-            using var timeout = new CancellationTokenSource(
-                _callTimeoutMs >= 0 ? TimeSpan.FromMilliseconds(Math.Min(_callTimeoutMs, _keepAliveMs)) : _options.KeepAliveInterval);
+            // Bounded by the call timeout like any call (with none, by a minute), never by the interval: a busy peer
+            // may take longer than a short interval to answer and is not dead for that.
+            using var timeout = new CancellationTokenSource(_callTimeoutMs >= 0 ? TimeSpan.FromMilliseconds(_callTimeoutMs) : TimeSpan.FromMinutes(1));
             await InvokeCoreAsync<RawParams, bool, IgnoredResult>(connection, RouterMethods.KeepAlive, default, default, timeout.Token)
                 .ConfigureAwait(false);
         }

@@ -33,8 +33,7 @@ public sealed class JsonRpcClientOptions
     /// <summary>
     /// After this long without sending anything the client sends a <c>keepAlive</c> call, so that a router's idle
     /// timeout never closes a healthy connection; an answer (even an error from a server that has no such method)
-    /// proves the connection alive, no answer within <see cref="CallTimeout"/> (or the interval, if shorter) closes it
-    /// as dead. Default 15 s; <see cref="Timeout.InfiniteTimeSpan"/> or <see cref="TimeSpan.Zero"/> turns it off.
+    /// proves the connection alive, no answer within <see cref="CallTimeout"/> closes it as dead. Default 15 s; <see cref="Timeout.InfiniteTimeSpan"/> or <see cref="TimeSpan.Zero"/> turns it off.
     /// </summary>
     public TimeSpan KeepAliveInterval { get; set; } = TimeSpan.FromSeconds(15);
 

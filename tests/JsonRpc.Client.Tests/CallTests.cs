@@ -163,8 +163,9 @@ public sealed class CallTests : IAsyncLifetime
     [Fact]
     public async Task CallAsync_ManyThreadsManyCalls_EveryAnswerMatchesItsCall()
     {
+        // 40,000 calls: several megabytes each way, well past the send buffer's high-water mark.
         const int threads = 8;
-        const int callsPerThread = 500;
+        const int callsPerThread = 5_000;
         var ctx = TestJsonContext.Default;
         var workers = Enumerable.Range(0, threads).Select(t => Task.Run(async () =>
         {

@@ -187,6 +187,7 @@ public sealed class ConnectionTests
         var options = new JsonRpcClientOptions
         {
             KeepAliveInterval = TimeSpan.FromMilliseconds(100),
+            CallTimeout = TimeSpan.FromMilliseconds(300), // an unanswered keep-alive counts as dead after this
             Reconnect = { InitialDelay = TimeSpan.FromMilliseconds(10) },
         };
         await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, options).Bounded();

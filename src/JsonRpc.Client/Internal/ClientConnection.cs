@@ -31,6 +31,7 @@ internal sealed class ClientConnection : IAsyncDisposable
     private readonly PipeReader _input;
     private readonly Pipe _output = new(OutputOptions);
     private readonly Lock _writeGate = new();
+    private readonly TimeSpan _sendTimeout;
     private readonly IJsonRpcFramer _reader;
     private readonly IJsonRpcFramer _writer;
     private readonly CancellationTokenSource _closing = new();
@@ -42,8 +43,9 @@ internal sealed class ClientConnection : IAsyncDisposable
     private long _unsent;
     private TaskCompletionSource? _drained;
 
-    private ClientConnection(Socket socket, Stream stream, Func<IJsonRpcFramer> framer, string endPoint)
+    private ClientConnection(Socket socket, Stream stream, Func<IJsonRpcFramer> framer, string endPoint, TimeSpan sendTimeout)
     {
+        _sendTimeout = sendTimeout;
         _socket = socket;
         _stream = stream;
 
@@ -90,7 +92,7 @@ internal sealed class ClientConnection : IAsyncDisposable
                 await ssl.AuthenticateAsClientAsync(WithTargetHost(tls, host), timeout.Token).ConfigureAwait(false);
             }
 
-            return new ClientConnection(socket, stream, framer, $"{host}:{port}");
+            return new ClientConnection(socket, stream, framer, $"{host}:{port}", options.CallTimeout);
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
@@ -114,8 +116,9 @@ internal sealed class ClientConnection : IAsyncDisposable
 
     /// <summary>
     /// Frames and queues one whole message. Completes at once unless more than <see cref="HighWater"/> bytes wait for
-    /// the socket (the back-pressure point): then it waits until the pump has sent them down to <see cref="LowWater"/>.
-    /// Throws <see cref="JsonRpcConnectionLostException"/> when the connection is closed.
+    /// the socket (the back-pressure point): then it waits until the pump has sent them down to <see cref="LowWater"/>,
+    /// for at most the call timeout (<see cref="TimeoutException"/>). Throws <see cref="JsonRpcConnectionLostException"/>
+    /// when the connection is closed.
     /// </summary>
     public ValueTask WriteAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
     {
@@ -222,7 +225,14 @@ internal sealed class ClientConnection : IAsyncDisposable
                 throw LostException();
             }
 
-            await DrainedAsync().WaitAsync(cancellationToken).ConfigureAwait(false);
+            try
+            {
+                await DrainedAsync().WaitAsync(_sendTimeout, cancellationToken).ConfigureAwait(false);
+            }
+            catch (TimeoutException)
+            {
+                throw new TimeoutException($"The send buffer to {EndPoint} stayed full for {_sendTimeout}: the peer does not read.");
+            }
         }
 
         Write(message.Span);
@@ -321,8 +331,10 @@ internal sealed class ClientConnection : IAsyncDisposable
                     await _stream.FlushAsync().ConfigureAwait(false);
                 }
 
+                // The length must be read before AdvanceTo: the segments go back to the pool then.
+                var sent = buffer.Length;
                 reader.AdvanceTo(buffer.End);
-                if (Interlocked.Add(ref _unsent, -buffer.Length) < LowWater && Volatile.Read(ref _drained) is not null)
+                if (Interlocked.Add(ref _unsent, -sent) < LowWater && Volatile.Read(ref _drained) is not null)
                 {
                     Interlocked.Exchange(ref _drained, null)?.TrySetResult();
                 }
