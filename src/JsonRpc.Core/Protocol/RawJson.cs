@@ -16,6 +16,7 @@ namespace JsonRpc.Protocol;
 /// The bytes are either a private copy or a slice of a buffer the caller passed to
 /// <see cref="JsonRpcMessage.Parse(ReadOnlyMemory{byte}, JsonRpcReaderOptions?)"/> and still owns.
 /// </remarks>
+[System.Text.Json.Serialization.JsonConverter(typeof(RawJsonConverter))]
 public readonly struct RawJson : IEquatable<RawJson>
 {
     private static readonly byte[] NullLiteral = "null"u8.ToArray();

@@ -15,6 +15,7 @@ namespace JsonRpc.Protocol;
 /// <c>default(RequestId)</c> is <see cref="None"/>: "there was no id member", which is distinct from
 /// <see cref="Null"/> (<c>"id": null</c>).
 /// </remarks>
+[System.Text.Json.Serialization.JsonConverter(typeof(Serialization.RequestIdConverter))]
 public readonly struct RequestId : IEquatable<RequestId>
 {
     // For strings: the value. For numbers: the original text when it is not a canonical Int64, else null.

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Runtime.InteropServices;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using JsonRpc.Protocol;
@@ -48,7 +47,7 @@ public sealed class JsonRpcMessageConverter<TMessage> : JsonConverter<TMessage>
             }
             else
             {
-                copy = CopyValue(ref reader);
+                copy = Utf8JsonReaderAccess.CopyValue(ref reader);
             }
 
             if (isWholeInput)
@@ -96,36 +95,6 @@ public sealed class JsonRpcMessageConverter<TMessage> : JsonConverter<TMessage>
         {
             scanner.Dispose();
         }
-    }
-
-    /// <summary>
-    /// The rare paths (a multi-segment reader, lenient reader options, or a runtime without the reader's fields): copy
-    /// the value's bytes, which are then read strictly on their own.
-    /// </summary>
-    private static byte[] CopyValue(ref Utf8JsonReader reader)
-    {
-        if (Utf8JsonReaderAccess.IsAvailable)
-        {
-            var start = reader.TokenStartIndex;
-            var end = reader;
-
-            // The serializer buffers a whole value before it calls a converter, but the reader may not be on its final
-            // block (an element of an array read from a pipe): Skip() would refuse that, TrySkip() does not.
-            if (!end.TrySkip())
-            {
-                ThrowHelper.ThrowProtocol(JsonRpcErrorCodes.ParseError, "The JSON text ends inside a value.");
-            }
-
-            var length = end.BytesConsumed - start;
-            var bytes = Utf8JsonReaderAccess.IsMultiSegment(ref reader)
-                ? Utf8JsonReaderAccess.Sequence(ref reader).Slice(start, length).ToArray()
-                : Utf8JsonReaderAccess.Buffer(ref reader).Slice(checked((int)start), checked((int)length)).ToArray();
-            reader = end;
-            return bytes;
-        }
-
-        using var document = JsonDocument.ParseValue(ref reader);
-        return JsonMarshal.GetRawUtf8Value(document.RootElement).ToArray();
     }
 
     private static TMessage Check(JsonRpcMessage message)
