@@ -161,32 +161,6 @@ public sealed class CallTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task CallAsync_ManyThreadsManyCalls_EveryAnswerMatchesItsCall()
-    {
-        // 40,000 calls: several megabytes each way, well past the send buffer's high-water mark.
-        const int threads = 8;
-        const int callsPerThread = 5_000;
-        var ctx = TestJsonContext.Default;
-        var workers = Enumerable.Range(0, threads).Select(t => Task.Run(async () =>
-        {
-            var pending = new List<Task<int>>(callsPerThread);
-            for (var i = 0; i < callsPerThread; i++)
-            {
-                pending.Add(_client.CallAsync("add", new AddParams(t, i), ctx.AddParams, ctx.Int32).AsTask());
-            }
-
-            var results = await Task.WhenAll(pending);
-            for (var i = 0; i < callsPerThread; i++)
-            {
-                Assert.Equal(t + i, results[i]);
-            }
-        }));
-
-        await Task.WhenAll(workers).Bounded();
-        Assert.Equal(0, _client.DroppedAnswers);
-    }
-
-    [Fact]
     public async Task CallAsync_AfterDispose_ThrowsObjectDisposed()
     {
         await _client.DisposeAsync();
