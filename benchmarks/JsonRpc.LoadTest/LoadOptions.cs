@@ -22,9 +22,9 @@ public sealed class LoadOptions
           --grace SECONDS           time after the measured window to collect late answers   [10]
           --direct                  the router serves `echo` itself (a host method): no second hop
           --providers P             echo provider connections (routed mode)                  [1]
-          --caller raw|client|both  raw: the minimal pipelined socket caller in this tool;
-                                    client: JsonRpcClient; both: one run each                [raw]
-          --provider raw|client     the echo provider: minimal socket provider or JsonRpcClient [raw]
+          --caller raw|client|both  raw: this tool's minimal socket caller (the least client-side cost);
+                                    client: JsonRpcClient (what applications see); both: a run each [both]
+          --provider client|raw     the echo provider: JsonRpcClient or a minimal socket one  [client]
           --connect HOST:PORT       load a running router instead of an in-process one
                                     (with --direct, that router must serve `echo` itself)
           --json PATH               also write the report as JSON
@@ -66,10 +66,10 @@ public sealed class LoadOptions
     public int Providers { get; set; } = 1;
 
     /// <summary>Which caller implementation(s) to run.</summary>
-    public CallerChoice Caller { get; set; } = CallerChoice.Raw;
+    public CallerChoice Caller { get; set; } = CallerChoice.Both;
 
     /// <summary>Which echo provider implementation to run.</summary>
-    public ClientKind Provider { get; set; } = ClientKind.Raw;
+    public ClientKind Provider { get; set; } = ClientKind.Client;
 
     /// <summary>A running router to load instead of an in-process one.</summary>
     public DnsEndPoint? Connect { get; set; }

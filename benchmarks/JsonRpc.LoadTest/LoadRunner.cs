@@ -109,16 +109,14 @@ public static class LoadRunner
     }
 
     private static async Task<IEchoProvider> StartProviderAsync(ClientKind kind, EndPoint endPoint, string name, LoadOptions options, CancellationToken cancellationToken)
-        => kind switch
-        {
-            _ => await RawEchoProvider.StartAsync(endPoint, name, options.PayloadBytes + 128, cancellationToken).ConfigureAwait(false),
-        };
+        => kind == ClientKind.Client
+            ? await ClientEchoProvider.StartAsync(endPoint, name, options.PayloadBytes, cancellationToken).ConfigureAwait(false)
+            : await RawEchoProvider.StartAsync(endPoint, name, options.PayloadBytes + 128, cancellationToken).ConfigureAwait(false);
 
     private static Task<Func<RunClock, ICaller>> ConnectCallerAsync(ClientKind kind, EndPoint endPoint, EchoPayload payload, int window, CancellationToken cancellationToken)
-        => kind switch
-        {
-            _ => RawCaller.ConnectAsync(endPoint, payload, window, cancellationToken),
-        };
+        => kind == ClientKind.Client
+            ? ClientCaller.ConnectAsync(endPoint, payload, window, cancellationToken)
+            : RawCaller.ConnectAsync(endPoint, payload, window, cancellationToken);
 
     /// <summary>CPU readings at the start and the end of the measured window.</summary>
     private static async Task<(CpuSample Start, CpuSample End)> SampleCpuAsync(RunClock clock, Task running)

@@ -11,53 +11,24 @@ namespace JsonRpc.Server.Tests;
 public sealed class LoadGeneratorTests(ITestOutputHelper output)
 {
     [Theory]
-    [InlineData("closed", false)]
-    [InlineData("pipelined", false)]
-    [InlineData("pipelined", true)]
-    public async Task RunAsync_TwoConnectionsForOneSecond_EveryCallAnsweredOnceAndReportComplete(string mode, bool direct)
+    [InlineData("--mode closed", 2)] // the default: raw and JsonRpcClient callers, one run each
+    [InlineData("--mode pipelined --window 8 --caller raw --provider raw", 1)]
+    [InlineData("--mode pipelined --window 8 --caller client --direct", 1)]
+    public async Task RunAsync_TwoConnectionsForOneSecond_EveryCallAnsweredOnceAndReportComplete(string workload, int runs)
     {
-        var options = LoadOptions.Parse(["--mode", mode, "--connections", "2", "--duration", "1", "--warmup", "0.2", "--grace", "5", "--payload", "64"]);
-        options.Direct = direct;
-        if (mode == "pipelined")
-        {
-            options.Window = 8;
-        }
-
+        var options = LoadOptions.Parse([.. workload.Split(' '), "--connections", "2", "--duration", "1", "--warmup", "0.2", "--grace", "5", "--payload", "64"]);
         var progress = new StringWriter();
         var report = await LoadRunner.RunAsync(options, progress).WaitAsync(TimeSpan.FromSeconds(60));
         output.WriteLine(progress.ToString());
+        Assert.Equal(runs, report.Runs.Count);
+        Assert.True(report.AllCorrect);
+        foreach (var run in report.Runs)
+        {
+            AssertRun(run, options.Direct);
+        }
 
-        var run = Assert.Single(report.Runs);
-        Assert.True(run.Correctness.Passed, run.Correctness.FirstProblem ?? "the correctness check failed");
-        Assert.True(run.Correctness.CallsSent > 100, $"only {run.Correctness.CallsSent} calls in a second");
-        Assert.Equal(run.Correctness.CallsSent, run.Correctness.Answers);
-        Assert.Equal(0, run.Errors);
-        Assert.InRange(run.Calls, 1, run.Correctness.CallsSent);
-        Assert.Equal(run.Calls / run.DurationSeconds, run.CallsPerSecond, 0.1);
-        Assert.Equal(run.CallsPerSecond * 64 * 8 / 1e6, run.PayloadMbps, 0.01);
-        Assert.True(run.Latency.P50Us > 0 && run.Latency.P50Us <= run.Latency.P99Us && run.Latency.P99Us <= run.Latency.P999Us
-            && run.Latency.P999Us <= run.Latency.MaxUs, $"latency percentiles out of order: {run.Latency}");
-        Assert.NotNull(run.Router);
-        Assert.Equal(direct ? 0 : run.Correctness.CallsSent, run.Router.CallsRouted);
-        Assert.Equal(direct ? run.Correctness.CallsSent : 0, run.Router.ServerCalls);
+        AssertJson(report);
         Assert.Contains("calls/s", progress.ToString(), StringComparison.Ordinal);
-
-        // The JSON has every field, under its documented snake_case name.
-        using var json = JsonDocument.Parse(JsonSerializer.Serialize(report, LoadReportJsonContext.Default.LoadReport));
-        var root = json.RootElement;
-        AssertFields(root, "tool", "started_at", "machine", "runs", "all_correct");
-        AssertFields(root.GetProperty("machine"), "cpu", "cores", "os", "dotnet", "gc", "load_average");
-        var first = root.GetProperty("runs")[0];
-        AssertFields(first, "label", "caller", "provider", "target", "mode", "window", "connections", "providers", "payload_bytes",
-            "direct", "warmup_seconds", "duration_seconds", "calls", "calls_per_second", "payload_mbps", "latency", "errors",
-            "correctness", "cpu", "router");
-        AssertFields(first.GetProperty("latency"), "p50_us", "p99_us", "p999_us", "max_us", "mean_us", "method");
-        AssertFields(first.GetProperty("correctness"), "passed", "calls_sent", "answers", "missing", "duplicates", "unexpected",
-            "mismatches", "error_answers", "failed_connections", "first_problem");
-        AssertFields(first.GetProperty("cpu"), "process_percent", "machine_percent", "others_percent", "load_average");
-        AssertFields(first.GetProperty("router"), "calls_routed", "server_calls", "messages_in", "messages_out", "bytes_in", "bytes_out",
-            "errors", "answers_dropped");
-        Assert.True(root.GetProperty("all_correct").GetBoolean());
     }
 
     [Fact]
@@ -168,6 +139,43 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
         {
             File.Delete(path);
         }
+    }
+
+    private static void AssertRun(RunReport run, bool direct)
+    {
+        Assert.True(run.Correctness.Passed, $"{run.Label}: {run.Correctness.FirstProblem ?? "the correctness check failed"}");
+        Assert.True(run.Correctness.CallsSent > 100, $"{run.Label}: only {run.Correctness.CallsSent} calls in a second");
+        Assert.Equal(run.Correctness.CallsSent, run.Correctness.Answers);
+        Assert.Equal(0, run.Errors);
+        Assert.InRange(run.Calls, 1, run.Correctness.CallsSent);
+        Assert.Equal(run.Calls / run.DurationSeconds, run.CallsPerSecond, 0.1);
+        Assert.Equal(run.CallsPerSecond * 64 * 8 / 1e6, run.PayloadMbps, 0.01);
+        Assert.True(run.Latency.P50Us > 0 && run.Latency.P50Us <= run.Latency.P99Us && run.Latency.P99Us <= run.Latency.P999Us
+            && run.Latency.P999Us <= run.Latency.MaxUs, $"latency percentiles out of order: {run.Latency}");
+        Assert.NotNull(run.Router);
+        Assert.Equal(direct ? 0 : run.Correctness.CallsSent, run.Router.CallsRouted);
+        Assert.Equal(direct ? run.Correctness.CallsSent : 0, run.Router.ServerCalls);
+    }
+
+    private static void AssertJson(LoadReport report)
+    {
+        // The JSON has every field, under its documented snake_case name.
+        using var json = JsonDocument.Parse(JsonSerializer.Serialize(report, LoadReportJsonContext.Default.LoadReport));
+        var root = json.RootElement;
+        AssertFields(root, "tool", "started_at", "machine", "runs", "all_correct");
+        AssertFields(root.GetProperty("machine"), "cpu", "cores", "os", "dotnet", "gc", "load_average");
+        var first = root.GetProperty("runs")[0];
+        AssertFields(first, "label", "caller", "provider", "target", "mode", "window", "connections", "providers", "payload_bytes",
+            "direct", "warmup_seconds", "duration_seconds", "calls", "calls_per_second", "payload_mbps", "latency", "errors",
+            "correctness", "cpu", "router");
+        AssertFields(first.GetProperty("latency"), "p50_us", "p99_us", "p999_us", "max_us", "mean_us", "method");
+        AssertFields(first.GetProperty("correctness"), "passed", "calls_sent", "answers", "missing", "duplicates", "unexpected",
+            "mismatches", "error_answers", "failed_connections", "first_problem");
+        AssertFields(first.GetProperty("cpu"), "process_percent", "machine_percent", "others_percent", "load_average");
+        AssertFields(first.GetProperty("router"), "calls_routed", "server_calls", "messages_in", "messages_out", "bytes_in", "bytes_out",
+            "errors", "answers_dropped");
+        Assert.True(root.GetProperty("all_correct").GetBoolean());
+        Assert.Equal(report.Runs.Count, root.GetProperty("runs").GetArrayLength());
     }
 
     private static void AssertFields(JsonElement element, params string[] names)
