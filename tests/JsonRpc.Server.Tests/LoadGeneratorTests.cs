@@ -7,9 +7,16 @@ using JsonRpc.LoadTest.Report;
 
 namespace JsonRpc.Server.Tests;
 
-/// <summary>The load generator (benchmarks/JsonRpc.LoadTest): its engine against a real in-process router, its report and plot.</summary>
+/// <summary>
+/// The load generator (benchmarks/JsonRpc.LoadTest): its engine against a real in-process router, its report and plot.
+/// Runs alone (its own collection, parallelization off), so that its bursts of full load never starve the timing of
+/// other tests.
+/// </summary>
+[Collection(LoadGeneratorTests.Collection)]
 public sealed class LoadGeneratorTests(ITestOutputHelper output)
 {
+    public const string Collection = "LoadGenerator";
+
     [Theory]
     [InlineData("--mode closed", 2)] // the default: raw and JsonRpcClient callers, one run each
     [InlineData("--mode pipelined --window 8 --caller raw --provider raw", 1)]
@@ -201,3 +208,7 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
         return ~crc;
     }
 }
+
+/// <summary>The collection <see cref="LoadGeneratorTests"/> runs in: not in parallel with anything.</summary>
+[CollectionDefinition(LoadGeneratorTests.Collection, DisableParallelization = true)]
+public sealed class LoadGeneratorCollection;
