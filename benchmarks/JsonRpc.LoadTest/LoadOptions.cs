@@ -32,6 +32,7 @@ public sealed class LoadOptions
                                     calls/s and p99 against connections; writes PATH.png and PATH.json
           --sweep 1,10,100          connection counts for --plot                              [1,10,100]
           --from PATH.json          with --plot: draw the plot from a report written earlier, run nothing
+          --table FOLDER            print a markdown table of every report in FOLDER, run nothing
           --help                    this text
 
         Everything stops by itself after warmup + duration + grace. The exit code is 0 when every call got
@@ -82,6 +83,9 @@ public sealed class LoadOptions
 
     /// <summary>A report to plot instead of running the sweep.</summary>
     public string? PlotFrom { get; set; }
+
+    /// <summary>A folder of reports to print as a markdown table instead of running.</summary>
+    public string? TableFolder { get; set; }
 
     /// <summary>Connection counts for the sweep.</summary>
     public int[] Sweep { get; set; } = [1, 10, 100];
@@ -170,6 +174,9 @@ public sealed class LoadOptions
                     break;
                 case "--from":
                     options.PlotFrom = value;
+                    break;
+                case "--table":
+                    options.TableFolder = value;
                     break;
                 case "--sweep":
                     options.Sweep = [.. value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(v => Int(name, v, 1, 10_000))];

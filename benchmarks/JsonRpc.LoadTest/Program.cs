@@ -29,6 +29,12 @@ Console.CancelKeyPress += (_, e) =>
 var overwrite = !Console.IsOutputRedirected;
 LoadReport report;
 string? jsonPath = options.JsonPath;
+if (options.TableFolder is { } folder)
+{
+    Console.Write(MarkdownTable.FromFolder(folder));
+    return 0;
+}
+
 if (options is { PlotPath: { } replot, PlotFrom: { } from })
 {
     report = JsonSerializer.Deserialize(await File.ReadAllTextAsync(from), LoadReportJsonContext.Default.LoadReport)
