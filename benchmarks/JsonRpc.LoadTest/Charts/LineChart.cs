@@ -81,17 +81,36 @@ internal sealed class LineChart
             }
         }
 
-        // Values last, on a white patch, so that no line crosses them.
+        // Values last, on a white patch so that no line crosses them, each where it overlaps no value placed before.
+        var placed = new List<(int X, int Y, int Width, int Height)>();
         foreach (var series in Series)
         {
             foreach (var (x, y) in series.Points.Where(p => p.X > 0))
             {
                 var label = FormatY(y);
                 var labelWidth = Canvas.MeasureText(label, TextScale);
-                var lx = Math.Min((int)X(x) + 10, plotRight - labelWidth);
-                var ly = Math.Max(plotTop + 2, (int)Y(y) - CharHeight - 8);
-                canvas.FillRect(lx - 3, ly - 3, labelWidth + 4, CharHeight + 4, Rgb.White);
-                canvas.DrawText(lx, ly, label, series.Color, TextScale);
+                var (px, py) = ((int)X(x), (int)Y(y));
+                (int X, int Y, int Width, int Height)[] candidates =
+                [
+                    (px + 10, py - CharHeight - 8, labelWidth, CharHeight),
+                    (px + 10, py + 8, labelWidth, CharHeight),
+                    (px - 10 - labelWidth, py - CharHeight - 8, labelWidth, CharHeight),
+                    (px - 10 - labelWidth, py + 8, labelWidth, CharHeight),
+                ];
+                var spot = candidates[0];
+                foreach (var candidate in candidates)
+                {
+                    var inside = candidate.X >= plotLeft && candidate.X + candidate.Width <= plotRight + 20 && candidate.Y >= plotTop;
+                    if (inside && !placed.Exists(other => Overlaps(candidate, other)))
+                    {
+                        spot = candidate;
+                        break;
+                    }
+                }
+
+                placed.Add(spot);
+                canvas.FillRect(spot.X - 3, spot.Y - 3, labelWidth + 4, CharHeight + 4, Rgb.White);
+                canvas.DrawText(spot.X, spot.Y, label, series.Color, TextScale);
             }
         }
 
@@ -108,6 +127,9 @@ internal sealed class LineChart
             y += CharHeight + 8;
         }
     }
+
+    private static bool Overlaps((int X, int Y, int Width, int Height) a, (int X, int Y, int Width, int Height) b)
+        => a.X < b.X + b.Width + 4 && b.X < a.X + a.Width + 4 && a.Y < b.Y + b.Height + 4 && b.Y < a.Y + a.Height + 4;
 
     /// <summary>A round top for the axis (1, 2, 2.5 or 5 times a power of ten per step, five steps or so).</summary>
     internal static (double Max, double Step) NiceScale(double max)
