@@ -36,7 +36,8 @@ public sealed class LoadOptions
           --help                    this text
 
         Everything stops by itself after warmup + duration + grace. The exit code is 0 when every call got
-        exactly one correct answer, 1 when the correctness check failed, 2 for bad arguments.
+        exactly one correct answer, 1 when the correctness check failed, 2 for bad arguments, 3 when there was nothing
+        to measure (the router could not be reached or started, a file could not be read or written).
         """;
 
     /// <summary>Closed loop or pipelined.</summary>

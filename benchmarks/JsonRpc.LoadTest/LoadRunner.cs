@@ -75,6 +75,8 @@ public static class LoadRunner
             var ledgers = callers.SelectMany(c => c.Ledgers).ToArray();
             using var hardStop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
             hardStop.CancelAfter(clock.UntilHardStop);
+            long stoppedAt = 0;
+            await using var interrupted = cancellationToken.Register(() => Interlocked.CompareExchange(ref stoppedAt, System.Diagnostics.Stopwatch.GetTimestamp(), 0));
             var running = Task.WhenAll(callers.Select(c => c.RunAsync(hardStop.Token)));
             var cpu = SampleCpuAsync(clock, running);
             await new ProgressReporter(progress, overwrite, clock, ledgers).RunAsync(running).ConfigureAwait(false);
@@ -83,7 +85,14 @@ public static class LoadRunner
 
             var stats = host?.Router.GetStats();
             var target = options.Connect is null ? "in-process" : $"{options.Connect.Host}:{options.Connect.Port}";
-            var run = Summarize(options, callerKind, label, ledgers, SystemMetrics.Compare(cpuStart, cpuEnd), target, stats);
+            // Stopped early (Ctrl+C): the measured window ends where the run was stopped.
+            var measured = stoppedAt == 0 ? options.Duration : System.Diagnostics.Stopwatch.GetElapsedTime(clock.MeasureStart, Math.Clamp(stoppedAt, clock.MeasureStart, clock.MeasureEnd));
+            if (stoppedAt != 0)
+            {
+                progress?.WriteLine($"  stopped early: {measured.TotalSeconds:0.0} s of the measured window ran");
+            }
+
+            var run = Summarize(options, callerKind, label, ledgers, measured, SystemMetrics.Compare(cpuStart, cpuEnd), target, stats);
             foreach (var provider in providers)
             {
                 if (provider.Failure is { } failure)
@@ -136,7 +145,7 @@ public static class LoadRunner
 
     private static string Name(ClientKind kind) => kind == ClientKind.Raw ? "raw" : "client";
 
-    private static RunReport Summarize(LoadOptions options, ClientKind caller, string label, CallLedger[] ledgers, CpuReport cpu, string target, Server.JsonRpcRouterStats? stats)
+    private static RunReport Summarize(LoadOptions options, ClientKind caller, string label, CallLedger[] ledgers, TimeSpan window, CpuReport cpu, string target, Server.JsonRpcRouterStats? stats)
     {
         var latency = new LatencyHistogram();
         long sent = 0, answered = 0, measured = 0, duplicates = 0, unexpected = 0, mismatches = 0, errorAnswers = 0, errors = 0, failed = 0;
@@ -156,7 +165,7 @@ public static class LoadRunner
             firstProblem ??= ledger.FirstProblem;
         }
 
-        var seconds = options.Duration.TotalSeconds;
+        var seconds = Math.Max(window.TotalSeconds, 1e-3);
         var missing = sent - answered;
         return new RunReport
         {

@@ -27,40 +27,56 @@ Console.CancelKeyPress += (_, e) =>
 };
 
 var overwrite = !Console.IsOutputRedirected;
-LoadReport report;
-string? jsonPath = options.JsonPath;
-if (options.TableFolder is { } folder)
+try
 {
-    Console.Write(MarkdownTable.FromFolder(folder));
-    return 0;
+    return await RunAsync(options, overwrite, interrupt.Token);
+}
+catch (Exception ex) when (ex is System.Net.Sockets.SocketException or IOException or InvalidOperationException or TimeoutException
+    or OperationCanceledException or JsonException or UnauthorizedAccessException or InvalidDataException
+    or JsonRpc.Client.JsonRpcRemoteException or JsonRpc.Client.JsonRpcConnectionLostException)
+{
+    // Nothing to measure: the router could not be reached or started, or a file could not be read or written.
+    Console.Error.WriteLine($"error: {ex.Message}");
+    return 3;
 }
 
-if (options is { PlotPath: { } replot, PlotFrom: { } from })
+static async Task<int> RunAsync(LoadOptions options, bool overwrite, CancellationToken cancellationToken)
 {
-    report = JsonSerializer.Deserialize(await File.ReadAllTextAsync(from), LoadReportJsonContext.Default.LoadReport)
-        ?? throw new InvalidDataException($"{from} holds no report.");
-    ConnectionSweep.Plot(report, replot);
-    Console.WriteLine($"Plot written to {replot}");
-    return 0;
-}
+    LoadReport report;
+    string? jsonPath = options.JsonPath;
+    if (options.TableFolder is { } folder)
+    {
+        Console.Write(MarkdownTable.FromFolder(folder));
+        return 0;
+    }
 
-if (options.PlotPath is { } plot)
-{
-    report = await ConnectionSweep.RunAsync(options, Console.Out, overwrite, interrupt.Token);
-    jsonPath ??= Path.ChangeExtension(plot, ".json");
-    ConnectionSweep.Plot(report, plot);
-    Console.WriteLine($"Plot written to {plot}");
-}
-else
-{
-    report = await LoadRunner.RunAsync(options, Console.Out, overwrite, interrupt.Token);
-}
+    if (options is { PlotPath: { } replot, PlotFrom: { } from })
+    {
+        report = JsonSerializer.Deserialize(await File.ReadAllTextAsync(from), LoadReportJsonContext.Default.LoadReport)
+            ?? throw new InvalidDataException($"{from} holds no report.");
+        ConnectionSweep.Plot(report, replot);
+        Console.WriteLine($"Plot written to {replot}");
+        return 0;
+    }
 
-ReportPrinter.Print(report, Console.Out);
-if (jsonPath is not null)
-{
-    await File.WriteAllTextAsync(jsonPath, JsonSerializer.Serialize(report, LoadReportJsonContext.Default.LoadReport) + "\n");
-    Console.WriteLine($"Report written to {jsonPath}");
-}
+    if (options.PlotPath is { } plot)
+    {
+        report = await ConnectionSweep.RunAsync(options, Console.Out, overwrite, cancellationToken);
+        jsonPath ??= Path.ChangeExtension(plot, ".json");
+        ConnectionSweep.Plot(report, plot);
+        Console.WriteLine($"Plot written to {plot}");
+    }
+    else
+    {
+        report = await LoadRunner.RunAsync(options, Console.Out, overwrite, cancellationToken);
+    }
 
-return report.AllCorrect ? 0 : 1;
+    ReportPrinter.Print(report, Console.Out);
+    if (jsonPath is not null)
+    {
+        await File.WriteAllTextAsync(jsonPath, JsonSerializer.Serialize(report, LoadReportJsonContext.Default.LoadReport) + "\n");
+        Console.WriteLine($"Report written to {jsonPath}");
+    }
+
+    return report.AllCorrect ? 0 : 1;
+}

@@ -75,7 +75,7 @@ internal sealed class ClientCaller : ICaller
             }
             catch (OperationCanceledException) when (hardStop.IsCancellationRequested)
             {
-                ledger.ConnectionFailed("a call still unanswered at the hard stop");
+                ledger.ConnectionFailed("a call still unanswered when the run was stopped (grace period over, or interrupted)");
                 return;
             }
             catch (Exception ex) when (ex is JsonRpcConnectionLostException or TimeoutException or ObjectDisposedException)

@@ -77,7 +77,7 @@ internal sealed class RawCaller : ICaller
         }
         catch (OperationCanceledException) when (hardStop.IsCancellationRequested)
         {
-            _ledger.ConnectionFailed($"{_ledger.InFlight} calls still unanswered at the hard stop");
+            _ledger.ConnectionFailed($"{_ledger.InFlight} calls still unanswered when the run was stopped (grace period over, or interrupted)");
         }
         catch (Exception ex) when (ex is SocketException or IOException or ObjectDisposedException)
         {
