@@ -23,7 +23,8 @@ public sealed record LatencyReport
 
     /// <summary>The text of <see cref="Method"/>.</summary>
     public const string LatencyMethod =
-        "Stopwatch.GetTimestamp() when the request is written into the send buffer and when the receive that brought the answer returned; "
+        "Stopwatch.GetTimestamp() when the request is written into the send buffer and when the receive that brought the answer returned "
+        + "(JsonRpcClient callers: before CallAsync and when it completed); "
         + "log-linear histogram (exact below 1024 ns, then 512 buckets per power of two, <= 0.2% wide); "
         + "a percentile is the upper edge of the bucket holding the ceil(q*n)-th value; max and mean exact";
 }
