@@ -65,7 +65,25 @@ public static class LoadRunner
                 connecting[c] = ConnectCallerAsync(callerKind, endPoint, new EchoPayload(options.PayloadBytes, c), options.EffectiveWindow, setup.Token);
             }
 
-            var factories = await Task.WhenAll(connecting).ConfigureAwait(false);
+            Func<RunClock, ICaller>[] factories;
+            try
+            {
+                factories = await Task.WhenAll(connecting).ConfigureAwait(false);
+            }
+            catch
+            {
+                // Close the connections that did open before giving up.
+                foreach (var connected in connecting)
+                {
+                    if (connected.IsCompletedSuccessfully)
+                    {
+                        await connected.Result(new RunClock(TimeSpan.Zero, TimeSpan.Zero, TimeSpan.Zero)).DisposeAsync().ConfigureAwait(false);
+                    }
+                }
+
+                throw;
+            }
+
             var clock = new RunClock(options.Warmup, options.Duration, options.Grace);
             foreach (var factory in factories)
             {

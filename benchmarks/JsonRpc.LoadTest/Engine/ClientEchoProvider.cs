@@ -11,11 +11,7 @@ namespace JsonRpc.LoadTest.Engine;
 internal sealed class ClientEchoProvider : IEchoProvider
 {
     private readonly JsonRpcClient _client;
-    private long _served;
-
     private ClientEchoProvider(JsonRpcClient client) => _client = client;
-
-    public long Served => Volatile.Read(ref _served);
 
     public string? Failure => _client.State is JsonRpcClientState.Connected or JsonRpcClientState.Disposed ? null : $"the provider's client is {_client.State}";
 
@@ -25,7 +21,7 @@ internal sealed class ClientEchoProvider : IEchoProvider
         var provider = new ClientEchoProvider(client);
         try
         {
-            client.AddRawMethod(EchoPayload.Method, provider.Echo);
+            client.AddRawMethod(EchoPayload.Method, Echo);
             await client.RegisterAsync(name, cancellationToken).ConfigureAwait(false);
             return provider;
         }
@@ -36,11 +32,7 @@ internal sealed class ClientEchoProvider : IEchoProvider
         }
     }
 
-    private ValueTask<RawJson> Echo(RawJson parameters, CancellationToken cancellationToken)
-    {
-        Interlocked.Increment(ref _served);
-        return new ValueTask<RawJson>(parameters);
-    }
+    private static ValueTask<RawJson> Echo(RawJson parameters, CancellationToken cancellationToken) => new(parameters);
 
     public ValueTask DisposeAsync() => _client.DisposeAsync();
 }

@@ -17,15 +17,12 @@ internal sealed class RawEchoProvider : IEchoProvider
     private readonly LineSocket _socket;
     private readonly CancellationTokenSource _stop = new();
     private readonly Task _serving;
-    private long _served;
 
     private RawEchoProvider(LineSocket socket)
     {
         _socket = socket;
         _serving = ServeAsync();
     }
-
-    public long Served => Volatile.Read(ref _served);
 
     public string? Failure { get; private set; }
 
@@ -69,16 +66,11 @@ internal sealed class RawEchoProvider : IEchoProvider
         {
             while (await _socket.ReceiveAsync(token).ConfigureAwait(false))
             {
-                long served = 0;
                 while (_socket.TryReadLine(out var line))
                 {
-                    if (Answer(line))
-                    {
-                        served++;
-                    }
+                    Answer(line);
                 }
 
-                Volatile.Write(ref _served, _served + served);
                 if (_socket.Output.WrittenCount > 0)
                 {
                     await _socket.FlushAsync(token).ConfigureAwait(false);
@@ -99,11 +91,11 @@ internal sealed class RawEchoProvider : IEchoProvider
         }
     }
 
-    private bool Answer(ReadOnlySpan<byte> line)
+    private void Answer(ReadOnlySpan<byte> line)
     {
         if (!JsonRpcMessageReader.TryRead(line, out var info, out _) || info.Kind != JsonRpcMessageKind.Request)
         {
-            return false; // notifications get nothing; the router sends nothing else here
+            return; // notifications get nothing; the router sends nothing else here
         }
 
         var output = _socket.Output;
@@ -112,7 +104,6 @@ internal sealed class RawEchoProvider : IEchoProvider
         output.Write(ResultMember);
         output.Write(info.HasParams ? line[info.Params] : "null"u8);
         output.Write("}\n"u8);
-        return true;
     }
 
     public async ValueTask DisposeAsync()
