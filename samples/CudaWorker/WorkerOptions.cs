@@ -1,0 +1,104 @@
+using System.Globalization;
+using CudaWorker.Compute;
+
+namespace CudaWorker;
+
+/// <summary>The worker's command line.</summary>
+internal sealed record WorkerOptions
+{
+    /// <summary>What <c>--help</c> prints.</summary>
+    public const string Usage = """
+        Usage: CudaWorker [options]
+
+        Serves gpu.vector_add, gpu.saxpy, gpu.matmul and gpu.info to a JsonRpc router, on a CUDA GPU when one is
+        usable and on the CPU otherwise.
+
+        Options:
+          --host <host>          the router's host (default 127.0.0.1)
+          --port <port>          the router's port (default 8080)
+          --name <name>          the name this worker registers under (default cuda-worker)
+          --require-gpu          exit with code 3 instead of falling back to the CPU when no GPU is usable
+          --device <ordinal>     the CUDA device to use (default 0)
+          --max-elements <n>     the most elements one vector or matrix may have (default 16777216)
+          -h, --help             print this help
+
+        Exit codes: 0 stopped normally, 1 failed while running, 2 bad command line, 3 GPU required but none usable.
+        """;
+
+    /// <summary>The router's host.</summary>
+    public string Host { get; init; } = "127.0.0.1";
+
+    /// <summary>The router's port.</summary>
+    public int Port { get; init; } = 8080;
+
+    /// <summary>The name the worker registers under.</summary>
+    public string Name { get; init; } = "cuda-worker";
+
+    /// <summary>Exit instead of falling back to the CPU.</summary>
+    public bool RequireGpu { get; init; }
+
+    /// <summary>The CUDA device ordinal.</summary>
+    public int Device { get; init; }
+
+    /// <summary>The size limits.</summary>
+    public ComputeLimits Limits { get; init; } = ComputeLimits.Default;
+
+    /// <summary>Print the usage and exit.</summary>
+    public bool ShowHelp { get; init; }
+
+    /// <summary>Parses <paramref name="args"/>; accepts <c>--option value</c> and <c>--option=value</c>.</summary>
+    /// <exception cref="FormatException">An unknown option, a missing value, or a value out of range.</exception>
+    public static WorkerOptions Parse(IReadOnlyList<string> args)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        var options = new WorkerOptions();
+        for (var i = 0; i < args.Count; i++)
+        {
+            var arg = args[i];
+            string? inline = null;
+            var equals = arg.IndexOf('=', StringComparison.Ordinal);
+            if (arg.StartsWith("--", StringComparison.Ordinal) && equals > 0)
+            {
+                inline = arg[(equals + 1)..];
+                arg = arg[..equals];
+            }
+
+            options = arg switch
+            {
+                "--host" => options with { Host = NonEmpty(arg, Value(args, ref i, arg, inline)) },
+                "--port" => options with { Port = Integer(arg, Value(args, ref i, arg, inline), 1, 65535) },
+                "--name" => options with { Name = NonEmpty(arg, Value(args, ref i, arg, inline)) },
+                "--device" => options with { Device = Integer(arg, Value(args, ref i, arg, inline), 0, 1024) },
+                "--max-elements" => options with { Limits = options.Limits with { MaxElements = Integer(arg, Value(args, ref i, arg, inline), 1, Array.MaxLength) } },
+                "--require-gpu" when inline is null => options with { RequireGpu = true },
+                "-h" or "--help" when inline is null => options with { ShowHelp = true },
+                _ => throw new FormatException($"Unknown option '{args[i]}'."),
+            };
+        }
+
+        return options;
+    }
+
+    private static string Value(IReadOnlyList<string> args, ref int i, string option, string? inline)
+    {
+        if (inline is not null)
+        {
+            return inline;
+        }
+
+        if (i + 1 >= args.Count)
+        {
+            throw new FormatException($"Option '{option}' needs a value.");
+        }
+
+        return args[++i];
+    }
+
+    private static string NonEmpty(string option, string value)
+        => string.IsNullOrWhiteSpace(value) ? throw new FormatException($"Option '{option}' needs a non-empty value.") : value;
+
+    private static int Integer(string option, string value, int min, int max)
+        => int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var number) && number >= min && number <= max
+            ? number
+            : throw new FormatException($"Option '{option}' needs an integer from {min} to {max}, not '{value}'.");
+}
