@@ -5,7 +5,10 @@ namespace JsonRpc.Samples.Tests.CudaWorker;
 /// <summary>Runs the built CudaWorker as a real process and collects its exit code and output, bounded in time.</summary>
 internal static class WorkerProcess
 {
-    public static async Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(params string[] args)
+    public static Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(params string[] args)
+        => RunAsync(new Dictionary<string, string>(), args);
+
+    public static async Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(IReadOnlyDictionary<string, string> environment, params string[] args)
     {
         var worker = Path.Combine(AppContext.BaseDirectory, "CudaWorker.dll");
         Assert.True(File.Exists(worker), $"The sample is not built next to the tests: {worker}");
@@ -20,6 +23,11 @@ internal static class WorkerProcess
         foreach (var arg in args)
         {
             start.ArgumentList.Add(arg);
+        }
+
+        foreach (var (name, value) in environment)
+        {
+            start.Environment[name] = value;
         }
 
         using var process = Process.Start(start)!;
