@@ -16,7 +16,7 @@ internal sealed record WorkerOptions
         Options:
           --host <host>          the router's host (default 127.0.0.1)
           --port <port>          the router's port (default 8080)
-          --name <name>          the name this worker registers under (default cuda-worker)
+          --name <name>          the name this worker registers under (default cuda-worker-<process id>)
           --require-gpu          exit with code 3 instead of falling back to the CPU when no GPU is usable
           --device <ordinal>     the CUDA device to use (default 0)
           --max-elements <n>     the most elements one vector or matrix may have (default 16777216)
@@ -31,8 +31,8 @@ internal sealed record WorkerOptions
     /// <summary>The router's port.</summary>
     public int Port { get; init; } = 8080;
 
-    /// <summary>The name the worker registers under.</summary>
-    public string Name { get; init; } = "cuda-worker";
+    /// <summary>The name the worker registers under; by default unique per process, so several workers can run at once.</summary>
+    public string Name { get; init; } = $"cuda-worker-{Environment.ProcessId}";
 
     /// <summary>Exit instead of falling back to the CPU.</summary>
     public bool RequireGpu { get; init; }

@@ -11,7 +11,7 @@ public sealed class WorkerOptionsTests
 
         Assert.Equal("127.0.0.1", options.Host);
         Assert.Equal(8080, options.Port);
-        Assert.Equal("cuda-worker", options.Name);
+        Assert.Equal($"cuda-worker-{Environment.ProcessId}", options.Name);
         Assert.False(options.RequireGpu);
         Assert.Equal(0, options.Device);
     }
