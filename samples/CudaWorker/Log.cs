@@ -16,4 +16,16 @@ internal static partial class Log
 
     [LoggerMessage(4, LogLevel.Warning, "The CUDA device could not take a call ({Error}); this call runs on the CPU")]
     public static partial void GpuCallOnCpu(ILogger logger, string error);
+
+    [LoggerMessage(5, LogLevel.Error, "Cannot connect to the router at {Host}:{Port}: {Error}")]
+    public static partial void CannotConnect(ILogger logger, string host, int port, string error);
+
+    [LoggerMessage(6, LogLevel.Error, "Registering as {Name} failed: {Error}")]
+    public static partial void RegistrationFailed(ILogger logger, string name, string error);
+
+    [LoggerMessage(7, LogLevel.Information, "Registered as {Name} with the router at {Host}:{Port}; serving gpu.vector_add, gpu.saxpy, gpu.matmul and gpu.info on the {Backend}")]
+    public static partial void Serving(ILogger logger, string name, string host, int port, string backend);
+
+    [LoggerMessage(8, LogLevel.Error, "The connection to the router at {Host}:{Port} is lost for good: {Error}")]
+    public static partial void ConnectionLost(ILogger logger, string host, int port, string error);
 }

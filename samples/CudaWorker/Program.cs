@@ -1,7 +1,6 @@
+using System.Runtime.InteropServices;
 using CudaWorker;
 using CudaWorker.Compute;
-using CudaWorker.Methods;
-using JsonRpc.Dispatch;
 using Microsoft.Extensions.Logging;
 
 WorkerOptions options;
@@ -42,10 +41,16 @@ catch (GpuUnavailableException ex)
 
 using (backend)
 {
-    var dispatcher = new JsonRpcDispatcher();
-    GpuMethods.Register(dispatcher, backend);
+    // Ctrl+C and SIGTERM (a service manager's stop) end the worker cleanly: the connection closes, the router drops
+    // its methods, and the exit code is 0.
+    using var stop = new CancellationTokenSource();
+    using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
+    using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
+    return await WorkerHost.RunAsync(options, backend, loggerFactory, stop.Token);
 
-    // Connecting to the router needs JsonRpc.Client, which is not in this build yet.
-    Console.Error.WriteLine($"cuda-worker: the methods are ready on the {backend.Info.Backend}, but connecting to {options.Host}:{options.Port} needs JsonRpc.Client, which this build does not have yet.");
-    return 1;
+    void Stop(PosixSignalContext context)
+    {
+        context.Cancel = true;
+        stop.Cancel();
+    }
 }

@@ -1,11 +1,15 @@
 using System.Globalization;
 using CudaWorker.Compute;
+using JsonRpc.Client;
 
 namespace CudaWorker;
 
 /// <summary>The worker's command line.</summary>
 internal sealed record WorkerOptions
 {
+    /// <summary>The environment variable that may hold the access token.</summary>
+    public const string AccessTokenVariable = "CUDAWORKER_ACCESS_TOKEN";
+
     /// <summary>What <c>--help</c> prints.</summary>
     public const string Usage = """
         Usage: CudaWorker [options]
@@ -20,6 +24,11 @@ internal sealed record WorkerOptions
           --require-gpu          exit with code 3 instead of falling back to the CPU when no GPU is usable
           --device <ordinal>     the CUDA device to use (default 0)
           --max-elements <n>     the most elements one vector or matrix may have (default 16777216)
+          --max-message-size <bytes>
+                                 the largest message the worker accepts; match the router's max_message_size
+                                 (default 4194304)
+          --access-token <token> the token a router configured with access_token requires (or set
+                                 CUDAWORKER_ACCESS_TOKEN, which keeps it out of the process list)
           -h, --help             print this help
 
         Exit codes: 0 stopped normally, 1 failed while running, 2 bad command line, 3 GPU required but none usable.
@@ -39,6 +48,12 @@ internal sealed record WorkerOptions
 
     /// <summary>The CUDA device ordinal.</summary>
     public int Device { get; init; }
+
+    /// <summary>The largest message the worker's connection accepts.</summary>
+    public int MaxMessageSize { get; init; } = JsonRpcClientOptions.DefaultMaxMessageSize;
+
+    /// <summary>The router's access token, if it requires one.</summary>
+    public string? AccessToken { get; init; } = Environment.GetEnvironmentVariable(AccessTokenVariable) is { Length: > 0 } token ? token : null;
 
     /// <summary>The size limits.</summary>
     public ComputeLimits Limits { get; init; } = ComputeLimits.Default;
@@ -70,6 +85,8 @@ internal sealed record WorkerOptions
                 "--name" => options with { Name = NonEmpty(arg, Value(args, ref i, arg, inline)) },
                 "--device" => options with { Device = Integer(arg, Value(args, ref i, arg, inline), 0, 1024) },
                 "--max-elements" => options with { Limits = options.Limits with { MaxElements = Integer(arg, Value(args, ref i, arg, inline), 1, Array.MaxLength) } },
+                "--max-message-size" => options with { MaxMessageSize = Integer(arg, Value(args, ref i, arg, inline), 1024, Array.MaxLength) },
+                "--access-token" => options with { AccessToken = NonEmpty(arg, Value(args, ref i, arg, inline)) },
                 "--require-gpu" when inline is null => options with { RequireGpu = true },
                 "-h" or "--help" when inline is null => options with { ShowHelp = true },
                 _ => throw new FormatException($"Unknown option '{args[i]}'."),

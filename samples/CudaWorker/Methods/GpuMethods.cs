@@ -1,4 +1,5 @@
 using CudaWorker.Compute;
+using JsonRpc.Client;
 using JsonRpc.Dispatch;
 
 namespace CudaWorker.Methods;
@@ -25,10 +26,19 @@ internal static class GpuMethods
     // does not hold up the thread that dispatches the next message.
     private const long InlineWorkLimit = 1 << 16;
 
-    /// <summary>The method names, in registration order.</summary>
-    public static IReadOnlyList<string> Names { get; } = [VectorAdd, Saxpy, MatMul, Info];
+    /// <summary>Serves the four methods through <paramref name="client"/>; <c>RegisterAsync</c> announces them to the router.</summary>
+    public static void Register(JsonRpcClient client, IComputeBackend backend)
+    {
+        ArgumentNullException.ThrowIfNull(client);
+        ArgumentNullException.ThrowIfNull(backend);
+        var json = CudaWorkerJsonContext.Default;
+        client.AddMethod<VectorAddRequest, VectorResponse>(VectorAdd, (request, cancellationToken) => VectorAddAsync(backend, request, cancellationToken), json.VectorAddRequest, json.VectorResponse);
+        client.AddMethod<SaxpyRequest, VectorResponse>(Saxpy, (request, cancellationToken) => SaxpyAsync(backend, request, cancellationToken), json.SaxpyRequest, json.VectorResponse);
+        client.AddMethod<MatMulRequest, MatrixResponse>(MatMul, (request, cancellationToken) => MatMulAsync(backend, request, cancellationToken), json.MatMulRequest, json.MatrixResponse);
+        client.AddMethod(Info, () => backend.Info, json.ComputeDeviceInfo);
+    }
 
-    /// <summary>Adds the four methods to <paramref name="dispatcher"/>.</summary>
+    /// <summary>Adds the four methods to <paramref name="dispatcher"/>, to serve them over any other transport.</summary>
     public static void Register(JsonRpcDispatcher dispatcher, IComputeBackend backend)
     {
         ArgumentNullException.ThrowIfNull(dispatcher);

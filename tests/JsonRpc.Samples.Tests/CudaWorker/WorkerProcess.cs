@@ -10,6 +10,27 @@ internal static class WorkerProcess
 
     public static async Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(IReadOnlyDictionary<string, string> environment, params string[] args)
     {
+        var start = StartInfo(environment, args);
+        using var process = Process.Start(start)!;
+        process.StandardInput.Close();
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        try
+        {
+            await process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
+        }
+        catch (TimeoutException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw;
+        }
+
+        return (process.ExitCode, await stdout.WaitAsync(TimeSpan.FromSeconds(5)), await stderr.WaitAsync(TimeSpan.FromSeconds(5)));
+    }
+
+    /// <summary>How to start the built worker with <paramref name="args"/>, every stream redirected.</summary>
+    public static ProcessStartInfo StartInfo(IReadOnlyDictionary<string, string> environment, IEnumerable<string> args)
+    {
         var worker = Path.Combine(AppContext.BaseDirectory, "CudaWorker.dll");
         Assert.True(File.Exists(worker), $"The sample is not built next to the tests: {worker}");
         var start = new ProcessStartInfo(DotnetHost())
@@ -30,21 +51,7 @@ internal static class WorkerProcess
             start.Environment[name] = value;
         }
 
-        using var process = Process.Start(start)!;
-        process.StandardInput.Close();
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        try
-        {
-            await process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
-        }
-        catch (TimeoutException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
-
-        return (process.ExitCode, await stdout.WaitAsync(TimeSpan.FromSeconds(5)), await stderr.WaitAsync(TimeSpan.FromSeconds(5)));
+        return start;
     }
 
     private static string DotnetHost()
