@@ -28,4 +28,10 @@ internal static partial class Log
 
     [LoggerMessage(8, LogLevel.Error, "The connection to the router at {Host}:{Port} is lost for good: {Error}")]
     public static partial void ConnectionLost(ILogger logger, string host, int port, string error);
+
+    [LoggerMessage(9, LogLevel.Error, "The caller stopped: {Error}")]
+    public static partial void CallerFailed(ILogger logger, string error);
+
+    [LoggerMessage(10, LogLevel.Information, "Stopping {Name}: closing the connection to the router")]
+    public static partial void Stopping(ILogger logger, string name);
 }

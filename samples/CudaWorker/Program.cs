@@ -21,12 +21,23 @@ if (options.ShowHelp)
     return 0;
 }
 
-// Logs go to stderr, so stdout stays free for anything a caller pipes.
+// Logs go to stderr; stdout carries only the caller's report and --help.
 using var loggerFactory = LoggerFactory.Create(static builder => builder
     .SetMinimumLevel(LogLevel.Information)
     .AddConsole(static console => console.LogToStandardErrorThreshold = LogLevel.Trace)
     .AddSimpleConsole(static console => console.SingleLine = true));
 var logger = loggerFactory.CreateLogger("CudaWorker");
+
+// Ctrl+C and SIGTERM (a service manager's stop) end the worker cleanly: the connection closes, the router drops its
+// methods, and the exit code is 0.
+using var stop = new CancellationTokenSource();
+using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
+using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
+
+if (options.Caller)
+{
+    return await CallerHost.RunAsync(options, loggerFactory, Console.Out, stop.Token);
+}
 
 IComputeBackend backend;
 try
@@ -41,16 +52,11 @@ catch (GpuUnavailableException ex)
 
 using (backend)
 {
-    // Ctrl+C and SIGTERM (a service manager's stop) end the worker cleanly: the connection closes, the router drops
-    // its methods, and the exit code is 0.
-    using var stop = new CancellationTokenSource();
-    using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
-    using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
     return await WorkerHost.RunAsync(options, backend, loggerFactory, stop.Token);
+}
 
-    void Stop(PosixSignalContext context)
-    {
-        context.Cancel = true;
-        stop.Cancel();
-    }
+void Stop(PosixSignalContext context)
+{
+    context.Cancel = true;
+    stop.Cancel();
 }

@@ -1,4 +1,3 @@
-using System.Net.Sockets;
 using CudaWorker.Compute;
 using CudaWorker.Methods;
 using JsonRpc.Client;
@@ -17,62 +16,46 @@ internal static class WorkerHost
     public static async Task<int> RunAsync(WorkerOptions options, IComputeBackend backend, ILoggerFactory loggerFactory, CancellationToken stop)
     {
         var logger = loggerFactory.CreateLogger("CudaWorker");
-        var clientOptions = new JsonRpcClientOptions
-        {
-            LoggerFactory = loggerFactory,
-            MaxMessageSize = options.MaxMessageSize,
-            AccessToken = options.AccessToken,
-        };
-        JsonRpcClient client;
+        var lost = new TaskCompletionSource<Exception?>(TaskCreationOptions.RunContinuationsAsynchronously);
+        JsonRpcClient? client;
         try
         {
-            client = await JsonRpcClient.ConnectAsync(options.Host, options.Port, clientOptions, stop).ConfigureAwait(false);
+            client = await RouterConnection.OpenAsync(options, options.Name, loggerFactory, logger, Prepare, stop).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (stop.IsCancellationRequested)
         {
             return 0;
         }
-        catch (Exception ex) when (ex is SocketException or IOException or TimeoutException or JsonRpcConnectionLostException)
+
+        if (client is null)
         {
-            Log.CannotConnect(logger, options.Host, options.Port, ex.Message);
             return 1;
         }
 
         await using (client.ConfigureAwait(false))
         {
-            var lost = new TaskCompletionSource<Exception?>(TaskCreationOptions.RunContinuationsAsynchronously);
-            client.StateChanged += (_, change) =>
+            Log.Serving(logger, options.Name, options.Host, options.Port, backend.Info.Backend);
+            var stopped = Task.Delay(Timeout.Infinite, stop);
+            if (await Task.WhenAny(lost.Task, stopped).ConfigureAwait(false) == stopped)
+            {
+                Log.Stopping(logger, options.Name);
+                return 0;
+            }
+
+            Log.ConnectionLost(logger, options.Host, options.Port, (await lost.Task.ConfigureAwait(false))?.Message ?? "closed");
+            return 1;
+        }
+
+        void Prepare(JsonRpcClient connected)
+        {
+            connected.StateChanged += (_, change) =>
             {
                 if (change.NewState == JsonRpcClientState.Disconnected)
                 {
                     lost.TrySetResult(change.Exception);
                 }
             };
-
-            try
-            {
-                GpuMethods.Register(client, backend);
-                await client.RegisterAsync(options.Name, stop).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException) when (stop.IsCancellationRequested)
-            {
-                return 0;
-            }
-            catch (Exception ex) when (ex is JsonRpcRemoteException or JsonRpcConnectionLostException or TimeoutException)
-            {
-                Log.RegistrationFailed(logger, options.Name, ex.Message);
-                return 1;
-            }
-
-            Log.Serving(logger, options.Name, options.Host, options.Port, backend.Info.Backend);
-            var stopped = Task.Delay(Timeout.Infinite, stop);
-            if (await Task.WhenAny(lost.Task, stopped).ConfigureAwait(false) == stopped)
-            {
-                return 0;
-            }
-
-            Log.ConnectionLost(logger, options.Host, options.Port, lost.Task.Result?.Message ?? "closed");
-            return 1;
+            GpuMethods.Register(connected, backend);
         }
     }
 }

@@ -131,4 +131,36 @@ public sealed class RouterIntegrationTests
         Assert.Contains("CUDA_ERROR_FAKE_700", info.CpuReason, StringComparison.Ordinal);
         Assert.Contains("this call and all later ones run on the CPU", worker.Log, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task Caller_WorkerBehindRouter_ChecksEveryMethodAndExitsWith0()
+    {
+        await using var router = await TestRouter.StartAsync();
+        await using var worker = await router.StartWorkerAsync("worker-1");
+
+        var (exitCode, stdout, stderr) = await WorkerProcess.RunAsync("caller", "--port", Port(router), "--size", "24", "--count", "2");
+
+        Assert.True(exitCode == 0, stderr + stdout);
+        Assert.Contains($"gpu.info: {(CudaDevice.IsAvailable ? "cuda" : "cpu")}", stdout, StringComparison.Ordinal);
+        foreach (var method in (string[])["gpu.vector_add 576", "gpu.saxpy 576", "gpu.matmul 24x24x24"])
+        {
+            var line = Assert.Single(stdout.Split('\n'), line => line.StartsWith(method, StringComparison.Ordinal));
+            Assert.Matches(@"2 calls +\d+\.\d\d ms/call .* OK$", line.TrimEnd());
+        }
+
+        Assert.Contains("all results match", stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Caller_NoWorkerBehindRouter_ExitsWith1AndSaysWhy()
+    {
+        await using var router = await TestRouter.StartAsync();
+
+        var (exitCode, _, stderr) = await WorkerProcess.RunAsync("caller", "--port", Port(router), "--count", "1");
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("The caller stopped", stderr, StringComparison.Ordinal);
+    }
+
+    private static string Port(TestRouter router) => router.Port.ToString(System.Globalization.CultureInfo.InvariantCulture);
 }

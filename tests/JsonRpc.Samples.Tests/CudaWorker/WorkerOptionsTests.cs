@@ -29,6 +29,28 @@ public sealed class WorkerOptionsTests
         Assert.Equal(1024, options.Limits.MaxElements);
     }
 
+    [Fact]
+    public void Parse_Caller_ReadsItsOwnOptions()
+    {
+        var options = WorkerOptions.Parse(["caller", "--port", "9000", "--size", "64", "--count=3"]);
+
+        Assert.True(options.Caller);
+        Assert.Equal(9000, options.Port);
+        Assert.Equal(64, options.Size);
+        Assert.Equal(3, options.Count);
+    }
+
+    [Theory]
+    [InlineData("caller", "--require-gpu")]
+    [InlineData("caller", "--name", "x")]
+    [InlineData("caller", "--size", "0")]
+    [InlineData("caller", "--count", "-1")]
+    [InlineData("--size", "64")]
+    [InlineData("--count", "3")]
+    [InlineData("--port", "8080", "caller")]
+    public void Parse_OptionOfTheOtherMode_ThrowsFormatException(params string[] args)
+        => Assert.Throws<FormatException>(() => WorkerOptions.Parse(args));
+
     [Theory]
     [InlineData("--port", "0")]
     [InlineData("--port", "65536")]
