@@ -8,9 +8,13 @@ internal static class WorkerProcess
     public static Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(params string[] args)
         => RunAsync(new Dictionary<string, string>(), args);
 
-    public static async Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(IReadOnlyDictionary<string, string> environment, params string[] args)
+    public static Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(IReadOnlyDictionary<string, string> environment, params string[] args)
+        => RunSampleAsync("CudaWorker.dll", environment, args);
+
+    /// <summary>Runs any sample built next to the tests (e.g. <c>Calculator.dll</c>) to its exit, bounded in time.</summary>
+    public static async Task<(int ExitCode, string Stdout, string Stderr)> RunSampleAsync(string dll, IReadOnlyDictionary<string, string> environment, params string[] args)
     {
-        var start = StartInfo(environment, args);
+        var start = StartInfo(environment, args, dll);
         using var process = Process.Start(start)!;
         process.StandardInput.Close();
         var stdout = process.StandardOutput.ReadToEndAsync();
@@ -29,9 +33,9 @@ internal static class WorkerProcess
     }
 
     /// <summary>How to start the built worker with <paramref name="args"/>, every stream redirected.</summary>
-    public static ProcessStartInfo StartInfo(IReadOnlyDictionary<string, string> environment, IEnumerable<string> args)
+    public static ProcessStartInfo StartInfo(IReadOnlyDictionary<string, string> environment, IEnumerable<string> args, string dll = "CudaWorker.dll")
     {
-        var worker = Path.Combine(AppContext.BaseDirectory, "CudaWorker.dll");
+        var worker = Path.Combine(AppContext.BaseDirectory, dll);
         Assert.True(File.Exists(worker), $"The sample is not built next to the tests: {worker}");
         var start = new ProcessStartInfo(DotnetHost())
         {
