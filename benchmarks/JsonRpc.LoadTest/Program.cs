@@ -1,0 +1,66 @@
+using System.Text.Json;
+using JsonRpc.LoadTest;
+using JsonRpc.LoadTest.Report;
+
+// The router load generator: see LoadOptions.Usage, or run with --help.
+LoadOptions options;
+try
+{
+    options = LoadOptions.Parse(args);
+}
+catch (HelpRequestedException)
+{
+    Console.WriteLine(LoadOptions.Usage);
+    return 0;
+}
+catch (ArgumentException ex)
+{
+    Console.Error.WriteLine(ex.Message);
+    return 2;
+}
+
+using var interrupt = new CancellationTokenSource();
+Console.CancelKeyPress += (_, e) =>
+{
+    e.Cancel = true;
+    interrupt.Cancel();
+};
+
+var overwrite = !Console.IsOutputRedirected;
+LoadReport report;
+string? jsonPath = options.JsonPath;
+if (options.TableFolder is { } folder)
+{
+    Console.Write(MarkdownTable.FromFolder(folder));
+    return 0;
+}
+
+if (options is { PlotPath: { } replot, PlotFrom: { } from })
+{
+    report = JsonSerializer.Deserialize(await File.ReadAllTextAsync(from), LoadReportJsonContext.Default.LoadReport)
+        ?? throw new InvalidDataException($"{from} holds no report.");
+    ConnectionSweep.Plot(report, replot);
+    Console.WriteLine($"Plot written to {replot}");
+    return 0;
+}
+
+if (options.PlotPath is { } plot)
+{
+    report = await ConnectionSweep.RunAsync(options, Console.Out, overwrite, interrupt.Token);
+    jsonPath ??= Path.ChangeExtension(plot, ".json");
+    ConnectionSweep.Plot(report, plot);
+    Console.WriteLine($"Plot written to {plot}");
+}
+else
+{
+    report = await LoadRunner.RunAsync(options, Console.Out, overwrite, interrupt.Token);
+}
+
+ReportPrinter.Print(report, Console.Out);
+if (jsonPath is not null)
+{
+    await File.WriteAllTextAsync(jsonPath, JsonSerializer.Serialize(report, LoadReportJsonContext.Default.LoadReport) + "\n");
+    Console.WriteLine($"Report written to {jsonPath}");
+}
+
+return report.AllCorrect ? 0 : 1;
