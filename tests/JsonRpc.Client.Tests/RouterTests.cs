@@ -207,4 +207,47 @@ public sealed class RouterTests
         Assert.True(keptChanges.IsEmpty, string.Join("; ", keptChanges));
         Assert.False((await kept.CallAsync("get_server_stats").Bounded()).IsEmpty);
     }
+
+    [Fact]
+    public async Task RemoveMethodAsync_WithdrawsMethodFromRouter()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var provider = await router.ConnectAsync();
+        provider.AddMethod<int>("one", () => 1, Ctx.Int32);
+        await provider.RegisterAsync("p").Bounded();
+        await using var caller = await router.ConnectAsync();
+        Assert.Equal(1, await caller.CallAsync<int>("one").Bounded());
+
+        Assert.True(await provider.RemoveMethodAsync("one").Bounded());
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync("one").Bounded());
+        Assert.Equal(JsonRpcErrorCodes.MethodNotFound, ex.Code);
+        Assert.Empty(provider.Methods);
+    }
+
+    [Fact]
+    public async Task RegisterAsync_RouterWithAccessToken_NeedsTheToken()
+    {
+        await using var router = await RouterHost.StartAsync(o => o.AccessToken = "s3cret");
+        await using var without = await router.ConnectAsync();
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => without.RegisterAsync("a").Bounded());
+        Assert.Equal(RouterErrorCodes.AccessDenied, ex.Code);
+
+        await using var with = await router.ConnectAsync(new JsonRpcClientOptions { AccessToken = "s3cret" });
+        await with.RegisterAsync("b").Bounded();
+        Assert.Equal("b", with.Name);
+    }
+
+    [Fact]
+    public async Task DisposeAsync_WhileReconnecting_StopsPromptly()
+    {
+        var router = await RouterHost.StartAsync();
+        var client = await router.ConnectAsync(new JsonRpcClientOptions { Reconnect = { InitialDelay = TimeSpan.FromSeconds(30), MaxDelay = TimeSpan.FromSeconds(30) } });
+        await router.DisposeAsync();
+        await Timeouts.Until(() => client.State == JsonRpcClientState.Reconnecting, "reconnecting");
+        var waiting = client.CallAsync("x").AsTask();
+
+        await client.DisposeAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(3));
+        Assert.Equal(JsonRpcClientState.Disposed, client.State);
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => waiting.Bounded());
+    }
 }

@@ -177,4 +177,63 @@ public sealed class ServingTests : IAsyncLifetime
         Assert.Contains("{\"jsonrpc\":\"2.0\",\"method\":\"count\",\"params\":[3]}", _server.Received);
         _ = JsonDocument.Parse(_server.Received.First()); // valid JSON
     }
+
+    [Fact]
+    public async Task SubscribeAsync_HandlerFarBehind_DropsNewEventsAndClientKeepsWorking()
+    {
+        var server = new TestServer().Install();
+        server.Dispatcher.AddRaw("subscribe", static (_, _) => ValueTask.FromResult(RawJson.Parse("true")));
+        var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, new JsonRpcClientOptions { EventQueueCapacity = 2 }).Bounded();
+        var release = new TaskCompletionSource();
+        var seen = 0;
+        await client.SubscribeAsync("burst", async (_, _) =>
+        {
+            Interlocked.Increment(ref seen);
+            await release.Task;
+        }).Bounded();
+
+        try
+        {
+            for (var i = 0; i < 20; i++)
+            {
+                await server.SendToAllAsync($"{{\"jsonrpc\":\"2.0\",\"method\":\"burst\",\"params\":[{i}]}}");
+            }
+
+            await Timeouts.Until(() => Volatile.Read(ref seen) == 1, "the first event is being handled");
+            Assert.Equal(3, await client.CallAsync<int>("add", new[] { 1, 2 }).Bounded()); // the read loop never waited
+        }
+        finally
+        {
+            release.SetResult();
+        }
+
+        await Timeouts.Until(() => Volatile.Read(ref seen) >= 2, "the queued events ran");
+        await Task.Delay(100);
+
+        // The queue's capacity, plus one if the handler had taken the first event before the burst filled the queue:
+        // of 20 events at most 3 ran, the rest were dropped.
+        Assert.InRange(Volatile.Read(ref seen), 2, 3);
+        Assert.False(await client.UnsubscribeAsync("nothing").Bounded());
+        await client.DisposeAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(5));
+        await server.DisposeAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(5));
+    }
+
+    [Fact]
+    public async Task DisposeAsync_EventHandlerIgnoresItsToken_DoesNotHang()
+    {
+        var server = new TestServer().Install();
+        server.Dispatcher.AddRaw("subscribe", static (_, _) => ValueTask.FromResult(RawJson.Parse("true")));
+        var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port).Bounded();
+        var entered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await client.SubscribeAsync("stuck", async (_, _) =>
+        {
+            entered.TrySetResult();
+            await Task.Delay(Timeout.Infinite, CancellationToken.None);
+        }).Bounded();
+        await server.SendToAllAsync("{\"jsonrpc\":\"2.0\",\"method\":\"stuck\"}");
+        await entered.Task.Bounded();
+
+        await client.DisposeAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(5));
+        await server.DisposeAsync();
+    }
 }

@@ -11,6 +11,8 @@ namespace JsonRpc.Client.Internal;
 /// </summary>
 internal sealed class EventSubscription
 {
+    private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(1);
+
     private readonly Channel<RawJson> _queue;
     private readonly ILogger _logger;
     private readonly CancellationTokenSource _stop = new();
@@ -56,20 +58,22 @@ internal sealed class EventSubscription
         }
     }
 
+    /// <summary>
+    /// Stops delivering: queued events are dropped and the running handler's token is canceled. Waits for that handler
+    /// for at most <see cref="StopGrace"/>: one that ignores its token is abandoned, never waited for without end.
+    /// </summary>
     public async Task StopAsync()
     {
         _queue.Writer.TryComplete();
         await _stop.CancelAsync().ConfigureAwait(false);
         try
         {
-            await _pump.ConfigureAwait(false);
+            await _pump.WaitAsync(StopGrace).ConfigureAwait(false);
         }
-        catch (OperationCanceledException)
+        catch (Exception ex) when (ex is OperationCanceledException or TimeoutException)
         {
-            // Stopped.
+            // Stopped, or a handler that does not stop: abandoned.
         }
-
-        _stop.Dispose();
     }
 
     private async Task PumpAsync()

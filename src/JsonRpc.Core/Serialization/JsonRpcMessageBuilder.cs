@@ -55,13 +55,14 @@ internal static class JsonRpcMessageBuilder
         out RequestId id)
     {
         id = default;
+        var start = reader.TokenStartIndex;
         switch (reader.TokenType)
         {
             case JsonTokenType.StartObject:
             {
                 var info = default(JsonRpcMessageInfo);
                 invalid = JsonRpcMessageReader.ReadMessageObject(ref reader, ref scanner, ref info);
-                ThrowIfParseViolation(ref scanner);
+                ThrowIfParseViolation(ref scanner, start, ref reader);
                 if (invalid is not null)
                 {
                     id = info.GetId(buffer);
@@ -91,21 +92,23 @@ internal static class JsonRpcMessageBuilder
                     }
                 }
 
-                ThrowIfParseViolation(ref scanner);
+                ThrowIfParseViolation(ref scanner, start, ref reader);
                 invalid = messages.Count == 0 ? "A batch must not be empty." : null;
                 return invalid is null ? new JsonRpcBatch(messages.ToArray(), false) : null;
             }
 
             default:
                 scanner.ScanValue(ref reader);
-                ThrowIfParseViolation(ref scanner);
+                ThrowIfParseViolation(ref scanner, start, ref reader);
                 invalid = "A message must be a JSON object or a non-empty array of them.";
                 return null;
         }
     }
 
-    private static void ThrowIfParseViolation(scoped ref JsonScanner scanner)
+    /// <summary>Ends the checks of the value read since <paramref name="start"/>: its UTF-8, then any Parse error found.</summary>
+    private static void ThrowIfParseViolation(scoped ref JsonScanner scanner, long start, scoped ref Utf8JsonReader reader)
     {
+        scanner.CheckUtf8(start, reader.BytesConsumed);
         if (scanner.ParseViolation is { } problem)
         {
             ThrowHelper.ThrowProtocol(JsonRpcErrorCodes.ParseError, problem);

@@ -67,6 +67,8 @@ public static partial class JsonRpcMessageReader
                 scanner.ParseViolation ??= "There is more than one JSON value.";
             }
 
+            scanner.CheckUtf8(0, reader.BytesConsumed);
+
             if (scanner.ParseViolation is { } parse)
             {
                 info = default;
@@ -117,6 +119,7 @@ public static partial class JsonRpcMessageReader
             scanner.ScanValue(ref reader);
             var end = checked((int)reader.BytesConsumed);
             reader.Read();
+            scanner.CheckUtf8(0, reader.BytesConsumed);
             var problem = scanner.ParseViolation ?? scanner.DuplicateInValue;
             error = problem is null ? default : new JsonRpcReadError(
                 scanner.ParseViolation is null ? JsonRpcErrorCodes.InvalidRequest : JsonRpcErrorCodes.ParseError, problem);

@@ -3,32 +3,49 @@ using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text.Json;
 using System.Text.Unicode;
-using JsonRpc.Protocol;
 
 namespace JsonRpc.Serialization;
 
 /// <summary>
 /// The strict checks made on the one forward pass: every string and member name is valid UTF-8 with no lone
 /// surrogate escapes, and no object has a member name twice (RFC 7493). Allocation-free for ordinary messages:
-/// the duplicate-name table is reused per thread and rents from the pool only for large objects.
+/// the tables are reused per thread and rent from the pool only for large inputs.
 /// </summary>
 /// <remarks>
-/// Names are hashed with <see cref="HashCode"/>, which is seeded per process, so a peer cannot craft colliding
-/// names to make the check quadratic.
+/// <para>
+/// UTF-8 is checked once over each whole value (<see cref="CheckUtf8"/>), not string by string: outside strings the
+/// reader accepts only ASCII, so a value's bytes are valid UTF-8 exactly when all its strings and names are. One
+/// vectorized pass over the value costs a fraction of one call per string.
+/// </para>
+/// <para>
+/// An object's member names are compared directly while it has at most <see cref="LinearNames"/> of them (every
+/// JSON-RPC envelope and most params); a bigger object moves its names to a hash table. Names are hashed with
+/// <see cref="HashCode"/>, which is seeded per process, so a peer cannot craft colliding names to make the check
+/// quadratic.
+/// </para>
 /// </remarks>
 internal ref struct JsonScanner
 {
     internal const int InitialSlots = 16;
     internal const int InitialObjects = 32;
+    internal const int InitialNames = 64;
+
+    /// <summary>The most member names an object may have before its duplicate check moves to the hash table.</summary>
+    internal const int LinearNames = 8;
 
     private readonly ReadOnlySpan<byte> _buffer;
+    private readonly Tables _tables;
     private Span<Slot> _slots;
     private Slot[]? _rentedSlots;
+    private bool _slotsCleared;
     private int _count;
-    private Span<int> _objects;
-    private int[]? _rentedObjects;
+    private Span<Frame> _objects;
+    private Frame[]? _rentedObjects;
     private int _top;
     private int _nextSerial;
+    private Span<Name> _names;
+    private Name[]? _rentedNames;
+    private int _nameCount;
     private byte[]? _arena;
     private int _arenaUsed;
 
@@ -47,11 +64,12 @@ internal ref struct JsonScanner
         t_tables = null; // a nested scan on this thread gets tables of its own
         _tables = tables;
         _buffer = buffer;
-        _slots = tables.Slots;
-        _slots.Clear();
+        _slots = tables.Slots; // cleared only when an object first needs it
         _objects = tables.Objects;
+        _names = tables.Names;
         _rentedSlots = null;
         _rentedObjects = null;
+        _rentedNames = null;
         _arena = null;
         ParseViolation = null;
         DuplicateInValue = null;
@@ -60,12 +78,23 @@ internal ref struct JsonScanner
     [ThreadStatic]
     private static Tables? t_tables;
 
-    private readonly Tables _tables;
-
     private sealed class Tables
     {
         public readonly Slot[] Slots = new Slot[InitialSlots];
-        public readonly int[] Objects = new int[InitialObjects];
+        public readonly Frame[] Objects = new Frame[InitialObjects];
+        public readonly Name[] Names = new Name[InitialNames];
+    }
+
+    /// <summary>Where a member name's bytes are: in the input, or unescaped in the arena when the offset is negative.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal readonly record struct Name(int Offset, int Length);
+
+    /// <summary>An open object: where its names start in the name list, and its serial once it uses the hash table.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct Frame
+    {
+        public int NamesStart;
+        public int Serial; // 0 while the names are compared directly
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -73,8 +102,7 @@ internal ref struct JsonScanner
     {
         public int Serial; // 0: empty
         public int Hash;
-        public int Offset;
-        public int Length; // < 0: the unescaped name is in the arena, of length ~Length
+        public Name Name;
     }
 
     public void Dispose()
@@ -88,8 +116,14 @@ internal ref struct JsonScanner
 
         if (_rentedObjects is not null)
         {
-            ArrayPool<int>.Shared.Return(_rentedObjects);
+            ArrayPool<Frame>.Shared.Return(_rentedObjects);
             _rentedObjects = null;
+        }
+
+        if (_rentedNames is not null)
+        {
+            ArrayPool<Name>.Shared.Return(_rentedNames);
+            _rentedNames = null;
         }
 
         if (_arena is not null)
@@ -108,18 +142,30 @@ internal ref struct JsonScanner
             GrowObjects();
         }
 
-        _objects[_top++] = ++_nextSerial;
+        _objects[_top++] = new Frame { NamesStart = _nameCount };
     }
 
     /// <summary>Call on every EndObject token.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void ExitObject() => _top--;
+    public void ExitObject() => _nameCount = _objects[--_top].NamesStart;
 
-    /// <summary>Checks a String token.</summary>
+    /// <summary>
+    /// Checks that a whole value (the bytes from <paramref name="start"/> to <paramref name="end"/>) is valid UTF-8.
+    /// Call once per value read, before looking at <see cref="ParseViolation"/>.
+    /// </summary>
+    public void CheckUtf8(long start, long end)
+    {
+        if (!Utf8.IsValid(_buffer[checked((int)start)..checked((int)end)]))
+        {
+            ParseViolation ??= "A string or member name is not valid UTF-8.";
+        }
+    }
+
+    /// <summary>Checks a String token's escapes; its UTF-8 is checked with the whole value by <see cref="CheckUtf8"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void CheckString(scoped ref Utf8JsonReader reader)
     {
-        if (!IsValidString(reader.ValueSpan, reader.ValueIsEscaped))
+        if (reader.ValueIsEscaped && !IsValidEscapedString(reader.ValueSpan))
         {
             ParseViolation ??= "A string is not valid UTF-8 or holds an unpaired surrogate escape.";
         }
@@ -129,61 +175,56 @@ internal ref struct JsonScanner
     public bool CheckName(scoped ref Utf8JsonReader reader)
     {
         var raw = reader.ValueSpan;
-        if (!IsValidString(raw, reader.ValueIsEscaped))
-        {
-            ParseViolation ??= "A member name is not valid UTF-8 or holds an unpaired surrogate escape.";
-            return true; // cannot be compared reliably; the Parse error wins anyway
-        }
-
-        var serial = _objects[_top - 1];
-        int offset, length;
+        Name entry;
         ReadOnlySpan<byte> name;
         if (reader.ValueIsEscaped)
         {
+            if (!IsValidEscapedString(raw))
+            {
+                ParseViolation ??= "A member name is not valid UTF-8 or holds an unpaired surrogate escape.";
+                return true; // cannot be compared reliably; the Parse error wins anyway
+            }
+
             EnsureArena(raw.Length);
             var written = reader.CopyString(_arena.AsSpan(_arenaUsed));
-            offset = _arenaUsed;
-            length = ~written;
+            entry = new Name(~_arenaUsed, written);
             name = _arena.AsSpan(_arenaUsed, written);
             _arenaUsed += written;
         }
         else
         {
-            offset = checked((int)reader.TokenStartIndex) + 1;
-            length = raw.Length;
+            entry = new Name(checked((int)reader.TokenStartIndex) + 1, raw.Length);
             name = raw;
         }
 
-        var hasher = new HashCode();
-        hasher.Add(serial);
-        hasher.AddBytes(name);
-        var hash = hasher.ToHashCode();
-
-        var mask = _slots.Length - 1;
-        var index = hash & mask;
-        while (true)
+        var top = _top - 1;
+        if (_objects[top].Serial == 0)
         {
-            ref var slot = ref _slots[index];
-            if (slot.Serial == 0)
+            var start = _objects[top].NamesStart;
+            for (var i = start; i < _nameCount; i++)
             {
-                break;
+                var other = _names[i];
+                if (other.Length == name.Length && NameOf(other).SequenceEqual(name))
+                {
+                    return false;
+                }
             }
 
-            if (slot.Serial == serial && slot.Hash == hash && NameOf(slot).SequenceEqual(name))
+            if (_nameCount - start < LinearNames)
             {
-                return false;
+                if (_nameCount == _names.Length)
+                {
+                    GrowNames();
+                }
+
+                _names[_nameCount++] = entry;
+                return true;
             }
 
-            index = (index + 1) & mask;
+            MoveToHashTable(top);
         }
 
-        _slots[index] = new Slot { Serial = serial, Hash = hash, Offset = offset, Length = length };
-        if (++_count * 2 > _slots.Length)
-        {
-            GrowSlots();
-        }
-
-        return true;
+        return AddToHashTable(_objects[top].Serial, entry, name);
     }
 
     /// <summary>
@@ -258,8 +299,61 @@ internal ref struct JsonScanner
         return elements;
     }
 
-    private readonly ReadOnlySpan<byte> NameOf(in Slot slot)
-        => slot.Length >= 0 ? _buffer.Slice(slot.Offset, slot.Length) : _arena.AsSpan(slot.Offset, ~slot.Length);
+    private readonly ReadOnlySpan<byte> NameOf(Name name)
+        => name.Offset >= 0 ? _buffer.Slice(name.Offset, name.Length) : _arena.AsSpan(~name.Offset, name.Length);
+
+    /// <summary>The object at <paramref name="top"/> has too many names to compare directly: hash them from now on.</summary>
+    private void MoveToHashTable(int top)
+    {
+        if (!_slotsCleared)
+        {
+            _slots.Clear();
+            _slotsCleared = true;
+        }
+
+        var start = _objects[top].NamesStart;
+        _objects[top].Serial = ++_nextSerial;
+        for (var i = start; i < _nameCount; i++)
+        {
+            AddToHashTable(_nextSerial, _names[i], NameOf(_names[i]));
+        }
+
+        _nameCount = start;
+    }
+
+    private bool AddToHashTable(int serial, Name entry, ReadOnlySpan<byte> name)
+    {
+        var hasher = new HashCode();
+        hasher.Add(serial);
+        hasher.AddBytes(name);
+        var hash = hasher.ToHashCode();
+
+        var mask = _slots.Length - 1;
+        var index = hash & mask;
+        while (true)
+        {
+            ref var slot = ref _slots[index];
+            if (slot.Serial == 0)
+            {
+                break;
+            }
+
+            if (slot.Serial == serial && slot.Hash == hash && NameOf(slot.Name).SequenceEqual(name))
+            {
+                return false;
+            }
+
+            index = (index + 1) & mask;
+        }
+
+        _slots[index] = new Slot { Serial = serial, Hash = hash, Name = entry };
+        if (++_count * 2 > _slots.Length)
+        {
+            GrowSlots();
+        }
+
+        return true;
+    }
 
     private void EnsureArena(int needed)
     {
@@ -314,21 +408,32 @@ internal ref struct JsonScanner
 
     private void GrowObjects()
     {
-        var rented = ArrayPool<int>.Shared.Rent(Math.Max(16, _objects.Length * 2));
+        var rented = ArrayPool<Frame>.Shared.Rent(Math.Max(16, _objects.Length * 2));
         _objects.CopyTo(rented);
         if (_rentedObjects is not null)
         {
-            ArrayPool<int>.Shared.Return(_rentedObjects);
+            ArrayPool<Frame>.Shared.Return(_rentedObjects);
         }
 
         _rentedObjects = rented;
         _objects = rented;
     }
 
-    /// <summary>True when the raw (still escaped) string bytes are valid UTF-8 and every \u escape pairs its surrogates.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal static bool IsValidString(ReadOnlySpan<byte> raw, bool escaped)
-        => Utf8.IsValid(raw) && (!escaped || HasPairedSurrogateEscapes(raw));
+    private void GrowNames()
+    {
+        var rented = ArrayPool<Name>.Shared.Rent(_names.Length * 2);
+        _names.CopyTo(rented);
+        if (_rentedNames is not null)
+        {
+            ArrayPool<Name>.Shared.Return(_rentedNames);
+        }
+
+        _rentedNames = rented;
+        _names = rented;
+    }
+
+    /// <summary>True when an escaped string's raw bytes are valid UTF-8 and every \u escape pairs its surrogates.</summary>
+    internal static bool IsValidEscapedString(ReadOnlySpan<byte> raw) => Utf8.IsValid(raw) && HasPairedSurrogateEscapes(raw);
 
     private static bool HasPairedSurrogateEscapes(ReadOnlySpan<byte> raw)
     {

@@ -1,0 +1,56 @@
+using System.Text.Json;
+using BenchmarkDotNet.Attributes;
+using JsonRpc.Benchmarks.Baseline;
+using JsonRpc.Benchmarks.Messages;
+using JsonRpc.Protocol;
+using JsonRpc.Serialization;
+using McpMessage = ModelContextProtocol.Protocol.JsonRpcMessage;
+
+namespace JsonRpc.Benchmarks;
+
+/// <summary>
+/// Reading one message from its UTF-8 bytes: the old two-pass converter (the baseline), the same without
+/// <c>GetRawText</c>, ours through <see cref="JsonSerializer"/> and <see cref="JsonRpcMessage.Parse(ReadOnlyMemory{byte}, JsonRpcReaderOptions?)"/>,
+/// our allocation-free reader, and the MCP C# SDK's converter, on the same bytes.
+/// </summary>
+public class MessageReadBenchmarks : SampleCaseBenchmarks
+{
+    private byte[] _bytes = [];
+    private ReadOnlyMemory<byte> _memory;
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _bytes = SampleMessages.Get(Kind, Payload);
+        _memory = _bytes;
+        SampleCheck.ReadersAgree(this, Kind);
+    }
+
+    /// <summary>JsonDocument, TryGetProperty for the kind, GetRawText, then a second deserialization of that string.</summary>
+    [Benchmark(Baseline = true, Description = "Baseline: JsonDocument + GetRawText")]
+    public BaselineMessage? BaselineGetRawText() => JsonSerializer.Deserialize(_bytes, BaselineSerializer.RawText);
+
+    /// <summary>The same, but the second deserialization reads the JsonElement instead of a string.</summary>
+    [Benchmark(Description = "JsonDocument + Deserialize(JsonElement)")]
+    public BaselineMessage? BaselineFromElement() => JsonSerializer.Deserialize(_bytes, BaselineSerializer.Element);
+
+    /// <summary>Ours through the serializer: <c>JsonSerializer.Deserialize&lt;JsonRpcMessage&gt;(bytes)</c>.</summary>
+    [Benchmark(Description = "Ours: JsonSerializer.Deserialize")]
+    public JsonRpcMessage? OursJsonSerializer() => JsonSerializer.Deserialize<JsonRpcMessage>(_bytes);
+
+    /// <summary>Ours without the serializer: params / result / data become slices of the caller's buffer.</summary>
+    [Benchmark(Description = "Ours: JsonRpcMessage.Parse")]
+    public JsonRpcMessage OursParse() => JsonRpcMessage.Parse(_memory);
+
+    /// <summary>Our allocation-free reader: kind, id, method and where the values lie, no objects.</summary>
+    [Benchmark(Description = "Ours: JsonRpcMessageReader.TryRead")]
+    public JsonRpcMessageKind OursReader()
+    {
+        JsonRpcMessageReader.TryRead(_bytes, out var info, out _);
+        return info.Kind;
+    }
+
+    /// <summary>The MCP C# SDK's converter (ModelContextProtocol.Core), as its transports call it.</summary>
+    [Benchmark(Description = "MCP SDK: JsonSerializer.Deserialize")]
+    public McpMessage? Mcp() => JsonSerializer.Deserialize(_bytes, McpSerializer.Message);
+}

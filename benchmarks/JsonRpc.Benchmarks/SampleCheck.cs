@@ -1,0 +1,111 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using JsonRpc.Benchmarks.Baseline;
+using JsonRpc.Benchmarks.Dispatch;
+using JsonRpc.Benchmarks.Messages;
+using JsonRpc.Protocol;
+using Mcp = ModelContextProtocol.Protocol;
+
+namespace JsonRpc.Benchmarks;
+
+/// <summary>
+/// Checks, before any measurement, that every contender read or wrote the same message, so that no benchmark is
+/// fast because it did less than the others. A failed check throws and BenchmarkDotNet reports the case as failed.
+/// </summary>
+internal static class SampleCheck
+{
+    public static void ReadersAgree(MessageReadBenchmarks benchmarks, SampleKind kind)
+    {
+        var expected = ToMessageKind(kind);
+        Require(benchmarks.OursReader() == expected, "JsonRpcMessageReader.TryRead");
+        Require(benchmarks.OursParse().Kind == expected, "JsonRpcMessage.Parse");
+        Require(benchmarks.OursJsonSerializer()?.Kind == expected, "JsonSerializer.Deserialize<JsonRpcMessage>");
+        Require(KindOf(benchmarks.BaselineGetRawText()) == expected, "the GetRawText baseline");
+        Require(KindOf(benchmarks.BaselineFromElement()) == expected, "the JsonElement baseline");
+        Require(KindOf(benchmarks.Mcp()) == expected, "the MCP SDK");
+
+        // The values each kept must be the same JSON.
+        var ours = benchmarks.OursParse();
+        var baseline = benchmarks.BaselineGetRawText();
+        var (oursValue, baselineValue) = (ours, baseline) switch
+        {
+            (JsonRpcRequest o, BaselineRequest b) => (o.Params.ToString(), b.Params?.GetRawText()),
+            (JsonRpcNotification o, BaselineNotification b) => (o.Params.ToString(), b.Params?.GetRawText()),
+            (JsonRpcResponse o, BaselineResponse b) => (o.Result.ToString(), b.Result.GetRawText()),
+            (JsonRpcError o, BaselineError b) => (o.Error.Message + o.Error.Data, b.Error.Message + b.Error.Data?.GetRawText()),
+            _ => ("?", "!"),
+        };
+        Require(oursValue == baselineValue, "ours and the baseline keeping the same params / result / error");
+    }
+
+    public static void WritersAgree(MessageWriteBenchmarks benchmarks, byte[] original)
+    {
+        var expected = JsonNode.Parse(original);
+        benchmarks.Baseline();
+        Require(JsonNode.DeepEquals(expected, JsonNode.Parse(benchmarks.Written)), "the baseline writing the message it read");
+        benchmarks.Ours();
+        Require(JsonNode.DeepEquals(expected, JsonNode.Parse(benchmarks.Written)), "ours writing the message it read");
+        benchmarks.Mcp();
+        Require(JsonNode.DeepEquals(expected, JsonNode.Parse(benchmarks.Written)), "the MCP SDK writing the message it read");
+    }
+
+    public static void DispatchersAgree(DispatchBenchmarks benchmarks, DispatchScenario scenario)
+    {
+        benchmarks.Baseline();
+        var baseline = Summarize(JsonNode.Parse(benchmarks.Written));
+        benchmarks.Ours();
+        var ours = Summarize(JsonNode.Parse(benchmarks.Written));
+        var expected = scenario switch
+        {
+            DispatchScenario.Success => "1:result=19",
+            DispatchScenario.HandlerThrows => "1:error=-32603",
+            DispatchScenario.MethodNotFound => "1:error=-32601",
+            _ => string.Join(" ", Enumerable.Range(1, 20).Select(i => $"{i}:result=19")),
+        };
+        Require(baseline == expected, $"the baseline dispatcher answering {scenario} (got {baseline})");
+        Require(ours == expected, $"our dispatcher answering {scenario} (got {ours})");
+    }
+
+    /// <summary>Each answer's id and outcome, in order: <c>1:result=19</c> or <c>1:error=-32601</c>.</summary>
+    private static string Summarize(JsonNode? answer) => answer switch
+    {
+        JsonArray batch => string.Join(" ", batch.Select(Summarize)),
+        JsonObject single when single["error"] is { } error => $"{single["id"]}:error={error["code"]}",
+        JsonObject single => $"{single["id"]}:result={single["result"]?.ToJsonString()}",
+        _ => "?",
+    };
+
+    private static JsonRpcMessageKind ToMessageKind(SampleKind kind) => kind switch
+    {
+        SampleKind.Request => JsonRpcMessageKind.Request,
+        SampleKind.Notification => JsonRpcMessageKind.Notification,
+        SampleKind.Response => JsonRpcMessageKind.Response,
+        _ => JsonRpcMessageKind.Error,
+    };
+
+    private static JsonRpcMessageKind KindOf(BaselineMessage? message) => message switch
+    {
+        BaselineRequest => JsonRpcMessageKind.Request,
+        BaselineNotification => JsonRpcMessageKind.Notification,
+        BaselineResponse => JsonRpcMessageKind.Response,
+        BaselineError => JsonRpcMessageKind.Error,
+        _ => JsonRpcMessageKind.Invalid,
+    };
+
+    private static JsonRpcMessageKind KindOf(Mcp.JsonRpcMessage? message) => message switch
+    {
+        Mcp.JsonRpcRequest => JsonRpcMessageKind.Request,
+        Mcp.JsonRpcNotification => JsonRpcMessageKind.Notification,
+        Mcp.JsonRpcResponse => JsonRpcMessageKind.Response,
+        Mcp.JsonRpcError => JsonRpcMessageKind.Error,
+        _ => JsonRpcMessageKind.Invalid,
+    };
+
+    private static void Require(bool condition, string what)
+    {
+        if (!condition)
+        {
+            throw new InvalidOperationException($"Sample check failed: {what}.");
+        }
+    }
+}
