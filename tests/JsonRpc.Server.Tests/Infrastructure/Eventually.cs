@@ -5,7 +5,7 @@ public static class Eventually
 {
     public static async Task TrueAsync(Func<bool> condition, string because, TimeSpan? timeout = null)
     {
-        var deadline = DateTime.UtcNow + (timeout ?? TimeSpan.FromSeconds(5));
+        var deadline = DateTime.UtcNow + (timeout ?? TimeSpan.FromSeconds(15));
         while (!condition())
         {
             if (DateTime.UtcNow > deadline)

@@ -8,7 +8,7 @@ namespace JsonRpc.Server.Tests.Infrastructure;
 /// <summary>A raw TCP client speaking newline-delimited JSON, with a timeout on every read.</summary>
 public sealed class LineClient : IAsyncDisposable
 {
-    public static readonly TimeSpan ReadTimeout = TimeSpan.FromSeconds(5);
+    public static readonly TimeSpan ReadTimeout = TimeSpan.FromSeconds(15); // generous: CI machines may be loaded; only failures wait this long
 
     private readonly Socket _socket;
     private readonly NetworkStream _stream;
