@@ -1,10 +1,40 @@
-using JsonRpc.Protocol;
+using Calculator;
 
-// Placeholder until the client and router land: answers the spec's "subtract" example locally.
-var request = (JsonRpcRequest)JsonRpcMessage.Parse("""{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}""");
-var operands = request.Params.Deserialize(CalculatorJson.Default.Int32Array)!;
-var response = new JsonRpcResponse(request.Id, RawJson.From(operands[0] - operands[1], CalculatorJson.Default.Int32));
-Console.WriteLine(response);
+// dotnet run --project samples/Calculator -- provider [--host 127.0.0.1] [--port 8080]
+// dotnet run --project samples/Calculator -- caller   [--host 127.0.0.1] [--port 8080]
+var mode = args.Length > 0 ? args[0] : "help";
+var host = Option("--host") ?? "127.0.0.1";
+var port = int.Parse(Option("--port") ?? "8080", System.Globalization.CultureInfo.InvariantCulture);
 
-[System.Text.Json.Serialization.JsonSerializable(typeof(int[]))]
-internal sealed partial class CalculatorJson : System.Text.Json.Serialization.JsonSerializerContext;
+switch (mode)
+{
+    case "provider":
+    {
+        using var stop = new CancellationTokenSource();
+        Console.CancelKeyPress += (_, e) => { e.Cancel = true; stop.Cancel(); };
+        await using var provider = await CalculatorProvider.StartAsync(host, port);
+        Console.WriteLine($"calculator registered with the router at {host}:{port}: serving subtract and add. Ctrl+C to stop.");
+        try
+        {
+            await Task.Delay(Timeout.Infinite, stop.Token);
+        }
+        catch (OperationCanceledException)
+        {
+        }
+
+        return 0;
+    }
+
+    case "caller":
+        return await CalculatorCaller.RunAsync(host, port, Console.Out) == 0 ? 0 : 1;
+
+    default:
+        Console.WriteLine("usage: Calculator provider|caller [--host HOST] [--port PORT]");
+        return 2;
+}
+
+string? Option(string name)
+{
+    var index = Array.IndexOf(args, name);
+    return index >= 0 && index + 1 < args.Length ? args[index + 1] : null;
+}

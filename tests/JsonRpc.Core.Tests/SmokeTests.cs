@@ -1,6 +1,3 @@
-using JsonRpc.Protocol;
-using JsonRpc.Serialization;
-
 namespace JsonRpc.Core.Tests;
 
 public class SmokeTests

@@ -131,7 +131,7 @@ public sealed partial class JsonRpcDispatcher
         foreach (var range in CollectElements(batch.Span))
         {
             element.ResetWrittenCount();
-            var written = await DispatchAsync(batch[range], element, cancellationToken).ConfigureAwait(false);
+            var written = await DispatchElementAsync(batch[range], element, cancellationToken).ConfigureAwait(false);
             if (written)
             {
                 answers.Write(count++ == 0 ? "["u8 : ","u8);
@@ -147,6 +147,18 @@ public sealed partial class JsonRpcDispatcher
         answers.Write("]"u8);
         output.Write(answers.WrittenSpan);
         return true;
+    }
+
+    private ValueTask<bool> DispatchElementAsync(ReadOnlyMemory<byte> element, IBufferWriter<byte> output, CancellationToken cancellationToken)
+    {
+        // A nested array is an invalid element, not a batch of its own.
+        if (!JsonRpcMessageReader.TryReadBatchElement(element.Span, Options.MaxDepth, out var info, out var error))
+        {
+            DispatchWriter.WriteError(output, info.GetId(element.Span), error.Code, error.Message, DispatchWriter.Detail(error.Detail));
+            return new ValueTask<bool>(true);
+        }
+
+        return DispatchAsync(element, info, output, cancellationToken);
     }
 
     private static List<Range> CollectElements(ReadOnlySpan<byte> batch)

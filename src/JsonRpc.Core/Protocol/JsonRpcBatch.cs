@@ -39,4 +39,7 @@ public sealed class JsonRpcBatch : JsonRpcMessage
 
     /// <summary>The messages, in order.</summary>
     public IReadOnlyList<JsonRpcMessage> Messages => _messages;
+
+    /// <summary>The messages, for loops that must not allocate an enumerator.</summary>
+    internal ReadOnlySpan<JsonRpcMessage> Span => _messages;
 }

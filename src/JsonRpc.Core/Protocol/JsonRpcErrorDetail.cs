@@ -21,7 +21,10 @@ public sealed class JsonRpcErrorDetail
     /// <summary>Additional information, exactly as received, or absent.</summary>
     public RawJson Data { get; }
 
-    /// <summary>An error object with one of the spec's codes and the spec's message for it.</summary>
+    /// <summary>
+    /// An error object with the spec's message for <paramref name="code"/>: "Parse error", "Invalid Request", …;
+    /// "Server error" for the implementation-defined range -32099..-32000; "Error" for any other code.
+    /// </summary>
     public static JsonRpcErrorDetail FromCode(int code, RawJson data = default)
-        => new(code, JsonRpcErrorCodes.GetStandardMessage(code) ?? "Server error", data);
+        => new(code, JsonRpcErrorCodes.GetStandardMessage(code) ?? (JsonRpcErrorCodes.IsServerError(code) ? "Server error" : "Error"), data);
 }

@@ -1,9 +1,17 @@
+using System.Text.Json.Serialization;
+using JsonRpc.Serialization;
+
 namespace JsonRpc.Protocol;
 
 /// <summary>
 /// A batch element that is not a valid message (for example the <c>1</c> in <c>[1]</c>). It carries the error to
 /// answer with and the id, when one could be read. It cannot be written: answer it with <see cref="ToErrorResponse"/>.
 /// </summary>
+/// <remarks>
+/// It carries the message converter so that serializing one by its runtime type fails clearly rather than writing its
+/// properties as if it were a message.
+/// </remarks>
+[JsonConverter(typeof(JsonRpcMessageConverter<JsonRpcInvalidMessage>))]
 public sealed class JsonRpcInvalidMessage : JsonRpcMessage
 {
     internal JsonRpcInvalidMessage(RequestId id, int code, string detail)

@@ -46,11 +46,14 @@ public abstract class JsonRpcMessage
         => JsonRpcMessageBuilder.Parse(utf8Json.ToArray(), copyValues: false, options ?? JsonRpcReaderOptions.Default);
 
     /// <summary>Reads one message or batch from JSON text.</summary>
-    /// <exception cref="JsonRpcProtocolException">The input is not JSON or not a valid message.</exception>
+    /// <exception cref="JsonRpcProtocolException">
+    /// The input is not JSON, or holds a lone surrogate (<see cref="JsonRpcErrorCodes.ParseError"/>), or is not a valid
+    /// message (<see cref="JsonRpcErrorCodes.InvalidRequest"/>).
+    /// </exception>
     public static JsonRpcMessage Parse(string json, JsonRpcReaderOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(json);
-        return JsonRpcMessageBuilder.Parse(Encoding.UTF8.GetBytes(json), copyValues: false, options ?? JsonRpcReaderOptions.Default);
+        return JsonRpcMessageBuilder.Parse(Utf8Text.GetBytes(json), copyValues: false, options ?? JsonRpcReaderOptions.Default);
     }
 
     /// <summary>Writes the message as UTF-8 JSON into <paramref name="destination"/>, with no intermediate string or array.</summary>

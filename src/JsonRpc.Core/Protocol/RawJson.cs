@@ -16,6 +16,7 @@ namespace JsonRpc.Protocol;
 /// The bytes are either a private copy or a slice of a buffer the caller passed to
 /// <see cref="JsonRpcMessage.Parse(ReadOnlyMemory{byte}, JsonRpcReaderOptions?)"/> and still owns.
 /// </remarks>
+[System.Text.Json.Serialization.JsonConverter(typeof(RawJsonConverter))]
 public readonly struct RawJson : IEquatable<RawJson>
 {
     private static readonly byte[] NullLiteral = "null"u8.ToArray();
@@ -78,26 +79,37 @@ public readonly struct RawJson : IEquatable<RawJson>
     }
 
     /// <summary>
-    /// Wraps UTF-8 JSON text after checking that it is exactly one valid JSON value (strict: valid UTF-8, no
-    /// duplicate member names). The memory is not copied; the caller must not change it afterwards.
+    /// Wraps UTF-8 JSON text after checking that it is exactly one valid JSON value (strict: valid UTF-8, no lone
+    /// surrogate escapes, no duplicate member names). Whitespace around the value is left out; the value's bytes are not
+    /// copied, so the caller must not change them afterwards.
     /// </summary>
-    /// <exception cref="JsonRpcProtocolException">The text is not a single valid JSON value.</exception>
+    /// <param name="utf8Json">The UTF-8 JSON text.</param>
+    /// <param name="maxDepth">The deepest nesting accepted (1 to 4096).</param>
+    /// <exception cref="JsonRpcProtocolException">
+    /// The text is not a single JSON value (<see cref="JsonRpcErrorCodes.ParseError"/>) or has a member name twice in
+    /// one object (<see cref="JsonRpcErrorCodes.InvalidRequest"/>).
+    /// </exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxDepth"/> is out of range.</exception>
     public static RawJson FromUtf8(ReadOnlyMemory<byte> utf8Json, int maxDepth = JsonRpcReaderOptions.DefaultMaxDepth)
     {
-        if (!JsonRpcMessageReader.TryValidateValue(utf8Json.Span, maxDepth, out var error))
+        JsonRpcReaderOptions.ThrowIfInvalidMaxDepth(maxDepth);
+        if (!JsonRpcMessageReader.TryValidateValue(utf8Json.Span, maxDepth, out var range, out var error))
         {
             throw new JsonRpcProtocolException(error.Code, error.Detail, RequestId.None);
         }
 
-        return new RawJson(utf8Json);
+        return new RawJson(utf8Json[range]);
     }
 
     /// <summary>Wraps JSON text after checking it as <see cref="FromUtf8"/> does.</summary>
-    /// <exception cref="JsonRpcProtocolException">The text is not a single valid JSON value.</exception>
+    /// <exception cref="JsonRpcProtocolException">
+    /// The text is not a single JSON value, or holds a lone surrogate (<see cref="JsonRpcErrorCodes.ParseError"/>),
+    /// or has a member name twice in one object (<see cref="JsonRpcErrorCodes.InvalidRequest"/>).
+    /// </exception>
     public static RawJson Parse(string json)
     {
         ArgumentNullException.ThrowIfNull(json);
-        return FromUtf8(Encoding.UTF8.GetBytes(json));
+        return FromUtf8(Utf8Text.GetBytes(json));
     }
 
     /// <summary>Wraps bytes the caller guarantees to be one valid JSON value. Nothing is checked.</summary>

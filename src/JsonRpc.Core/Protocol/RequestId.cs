@@ -1,6 +1,7 @@
 using System.Buffers.Text;
 using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
+using System.Text.Encodings.Web;
 using System.Text.Json;
 
 namespace JsonRpc.Protocol;
@@ -14,6 +15,7 @@ namespace JsonRpc.Protocol;
 /// <c>default(RequestId)</c> is <see cref="None"/>: "there was no id member", which is distinct from
 /// <see cref="Null"/> (<c>"id": null</c>).
 /// </remarks>
+[System.Text.Json.Serialization.JsonConverter(typeof(Serialization.RequestIdConverter))]
 public readonly struct RequestId : IEquatable<RequestId>
 {
     // For strings: the value. For numbers: the original text when it is not a canonical Int64, else null.
@@ -30,9 +32,17 @@ public readonly struct RequestId : IEquatable<RequestId>
 
     /// <summary>Creates a string id.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="value"/> is null; use <see cref="Null"/> for a null id.</exception>
+    /// <exception cref="ArgumentException">
+    /// <paramref name="value"/> holds a lone surrogate: it cannot be written as JSON, so the peer could never echo it back.
+    /// </exception>
     public RequestId(string value)
     {
         ArgumentNullException.ThrowIfNull(value);
+        if (value.AsSpan().IndexOfAnyInRange('\uD800', '\uDFFF') >= 0 && HasLoneSurrogate(value))
+        {
+            throw new ArgumentException("A string id must be valid UTF-16 (it holds a lone surrogate).", nameof(value));
+        }
+
         _text = value;
         _kind = RequestIdKind.String;
     }
@@ -74,8 +84,11 @@ public readonly struct RequestId : IEquatable<RequestId>
     /// </summary>
     public string? NumberText => _kind == RequestIdKind.Number ? _text : null;
 
-    /// <summary>Creates a numeric id from the text of a JSON number, keeping that text.</summary>
-    /// <exception cref="ArgumentException"><paramref name="jsonNumber"/> is not a JSON number.</exception>
+    /// <summary>
+    /// Creates a numeric id from the text of a JSON number (<c>42</c>, <c>1.5</c>, <c>1e3</c>), keeping that text unless
+    /// it is a plain 64-bit integer.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="jsonNumber"/> is not exactly one JSON number, without whitespace.</exception>
     public static RequestId FromNumberText(string jsonNumber)
     {
         ArgumentNullException.ThrowIfNull(jsonNumber);
@@ -112,12 +125,33 @@ public readonly struct RequestId : IEquatable<RequestId>
         return false;
     }
 
+    private static bool HasLoneSurrogate(ReadOnlySpan<char> text)
+    {
+        for (var i = 0; i < text.Length; i++)
+        {
+            if (char.IsHighSurrogate(text[i]) && i + 1 < text.Length && char.IsLowSurrogate(text[i + 1]))
+            {
+                i++;
+            }
+            else if (char.IsSurrogate(text[i]))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     private static bool IsJsonNumber(ReadOnlySpan<byte> utf8)
     {
+        // Exactly one number token and nothing else, not even whitespace: the text is echoed back as it is.
         var reader = new Utf8JsonReader(utf8);
         try
         {
-            return reader.Read() && reader.TokenType == JsonTokenType.Number && !reader.Read();
+            return reader.Read()
+                && reader.TokenType == JsonTokenType.Number
+                && reader.TokenStartIndex == 0
+                && reader.ValueSpan.Length == utf8.Length;
         }
         catch (JsonException)
         {
@@ -173,7 +207,7 @@ public readonly struct RequestId : IEquatable<RequestId>
     public override string ToString() => _kind switch
     {
         RequestIdKind.Number => _text ?? _number.ToString(CultureInfo.InvariantCulture),
-        RequestIdKind.String => JsonSerializer.Serialize(_text!, Serialization.JsonRpcJsonContext.Default.String),
+        RequestIdKind.String => $"\"{JsonEncodedText.Encode(_text!, JavaScriptEncoder.UnsafeRelaxedJsonEscaping)}\"",
         RequestIdKind.Null => "null",
         _ => string.Empty,
     };

@@ -88,7 +88,7 @@ internal static class JsonRpcMessageBuilder
                     else
                     {
                         scanner.ScanValue(ref reader);
-                        messages.Add(new JsonRpcInvalidMessage(default, JsonRpcErrorCodes.InvalidRequest, "A batch element must be a message object."));
+                        messages.Add(new JsonRpcInvalidMessage(default, JsonRpcErrorCodes.InvalidRequest, JsonRpcMessageReader.ElementNotAnObject));
                     }
                 }
 

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Runtime.InteropServices;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using JsonRpc.Protocol;
@@ -9,8 +8,21 @@ namespace JsonRpc.Serialization;
 /// <summary>
 /// The System.Text.Json converter for <see cref="JsonRpcMessage"/> and each message type. Reads a message in one
 /// forward pass of the serializer's own <see cref="Utf8JsonReader"/>; params, results and error data are copied once,
-/// byte for byte. Every malformed input ends in a <see cref="JsonRpcProtocolException"/>.
+/// byte for byte. Every malformed message that reaches the converter ends in a <see cref="JsonRpcProtocolException"/>.
 /// </summary>
+/// <remarks>
+/// <para>
+/// Messages are read strictly whatever the serializer's options allow: comments and trailing commas are Parse errors,
+/// as they are not JSON and would otherwise be kept in params and results and sent on to peers.
+/// </para>
+/// <para>
+/// The serializer checks some things itself, before or after it calls the converter, and reports them as a plain
+/// <see cref="JsonException"/>: input with no JSON value at all, data after the value when it reads a stream, and
+/// syntax errors it finds while buffering a value ahead (streams, pipes, <c>Deserialize(ref Utf8JsonReader)</c>). All of
+/// those are Parse errors (-32700). When the message is the whole input of a span, array or string, the converter
+/// checks what follows the value itself, so every error comes out as a <see cref="JsonRpcProtocolException"/>.
+/// </para>
+/// </remarks>
 /// <typeparam name="TMessage">The message type to read; reading another kind is an Invalid Request.</typeparam>
 public sealed class JsonRpcMessageConverter<TMessage> : JsonConverter<TMessage>
     where TMessage : JsonRpcMessage
@@ -21,24 +33,40 @@ public sealed class JsonRpcMessageConverter<TMessage> : JsonConverter<TMessage>
     /// <inheritdoc/>
     public override TMessage Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
     {
-        var maxDepth = options.MaxDepth == 0 ? JsonRpcReaderOptions.DefaultMaxDepth : options.MaxDepth;
-        JsonRpcMessage? message;
-        string? invalid;
-        RequestId id;
+        var readerOptions = reader.CurrentState.Options;
+        var isWholeInput = reader.CurrentDepth == 0 && reader.IsFinalBlock && !readerOptions.AllowMultipleValues;
+        JsonRpcMessage? message = null;
+        byte[]? copy = null;
+        string? invalid = null;
+        RequestId id = default;
         try
         {
-            if (Utf8JsonReaderAccess.IsAvailable && !Utf8JsonReaderAccess.IsMultiSegment(ref reader))
+            if (Utf8JsonReaderAccess.IsAvailable && !Utf8JsonReaderAccess.IsMultiSegment(ref reader) && IsStrict(readerOptions))
             {
                 message = ReadInPlace(ref reader, Utf8JsonReaderAccess.Buffer(ref reader), out invalid, out id);
             }
             else
             {
-                return Check(JsonRpcMessageBuilder.Parse(CopyValue(ref reader), copyValues: false, new JsonRpcReaderOptions { MaxDepth = maxDepth }));
+                copy = Utf8JsonReaderAccess.CopyValue(ref reader);
+            }
+
+            if (isWholeInput)
+            {
+                // The serializer reads on after the value and throws a plain JsonException for anything but
+                // whitespace; finding it first keeps "not JSON" a Parse error that carries the JSON-RPC code.
+                var rest = reader;
+                rest.Read();
             }
         }
         catch (Exception ex) when (ex is JsonException and not JsonRpcProtocolException or InvalidOperationException or ArgumentException)
         {
             throw new JsonRpcProtocolException(JsonRpcErrorCodes.ParseError, ex.Message);
+        }
+
+        if (copy is not null)
+        {
+            var maxDepth = options.MaxDepth == 0 ? JsonRpcReaderOptions.DefaultMaxDepth : options.MaxDepth;
+            return Check(JsonRpcMessageBuilder.Parse(copy, copyValues: false, new JsonRpcReaderOptions { MaxDepth = maxDepth }));
         }
 
         if (invalid is not null)
@@ -53,6 +81,9 @@ public sealed class JsonRpcMessageConverter<TMessage> : JsonConverter<TMessage>
     public override void Write(Utf8JsonWriter writer, TMessage value, JsonSerializerOptions options)
         => JsonRpcMessageWriter.Write(writer, value);
 
+    private static bool IsStrict(JsonReaderOptions options)
+        => options.CommentHandling == JsonCommentHandling.Disallow && !options.AllowTrailingCommas;
+
     private static JsonRpcMessage? ReadInPlace(ref Utf8JsonReader reader, ReadOnlySpan<byte> buffer, out string? invalid, out RequestId id)
     {
         var scanner = new JsonScanner(buffer);
@@ -64,23 +95,6 @@ public sealed class JsonRpcMessageConverter<TMessage> : JsonConverter<TMessage>
         {
             scanner.Dispose();
         }
-    }
-
-    /// <summary>The rare paths (a multi-segment reader, or a runtime without the reader's fields): copy the value's bytes first.</summary>
-    private static byte[] CopyValue(ref Utf8JsonReader reader)
-    {
-        if (Utf8JsonReaderAccess.IsAvailable)
-        {
-            var start = reader.TokenStartIndex;
-            var end = reader;
-            end.Skip();
-            var bytes = Utf8JsonReaderAccess.Sequence(ref reader).Slice(start, end.BytesConsumed - start).ToArray();
-            reader = end;
-            return bytes;
-        }
-
-        using var document = JsonDocument.ParseValue(ref reader);
-        return JsonMarshal.GetRawUtf8Value(document.RootElement).ToArray();
     }
 
     private static TMessage Check(JsonRpcMessage message)

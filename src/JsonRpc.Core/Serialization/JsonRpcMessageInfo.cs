@@ -112,7 +112,9 @@ public struct JsonRpcMessageInfo
     /// <summary>
     /// The method name as unescaped UTF-8: a slice of <paramref name="message"/>, or of <paramref name="scratch"/> when
     /// the name had escapes. <paramref name="scratch"/> needs at most <c>Method</c>'s length. Allocates nothing.
+    /// Empty when the message has no method.
     /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="scratch"/> is too short for an escaped name.</exception>
     public readonly ReadOnlySpan<byte> GetMethod(ReadOnlySpan<byte> message, Span<byte> scratch)
     {
         var raw = message.Slice(_methodStart, _methodLength);

@@ -17,18 +17,21 @@ public static partial class JsonRpcMessageReader
     /// </summary>
     /// <remarks>
     /// For a batch, <paramref name="info"/> gives <see cref="JsonRpcMessageKind.Batch"/> and the element count; the
-    /// whole array has been checked as JSON, and <see cref="EnumerateBatch"/> then yields each element to read in turn.
+    /// whole array has been checked as JSON, and <see cref="EnumerateBatch"/> then yields each element to read in turn
+    /// with <see cref="TryReadBatchElement(ReadOnlySpan{byte}, out JsonRpcMessageInfo, out JsonRpcReadError)"/>.
     /// </remarks>
     public static bool TryRead(ReadOnlySpan<byte> message, out JsonRpcMessageInfo info, out JsonRpcReadError error)
         => TryRead(message, JsonRpcReaderOptions.DefaultMaxDepth, out info, out error);
 
     /// <inheritdoc cref="TryRead(ReadOnlySpan{byte}, out JsonRpcMessageInfo, out JsonRpcReadError)"/>
     /// <param name="message">The message's bytes.</param>
-    /// <param name="maxDepth">The deepest nesting accepted.</param>
+    /// <param name="maxDepth">The deepest nesting accepted, the message object itself counting as 1 (1 to 4096).</param>
     /// <param name="info">What was read.</param>
     /// <param name="error">Why the message was refused.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxDepth"/> is out of range (never for any input).</exception>
     public static bool TryRead(ReadOnlySpan<byte> message, int maxDepth, out JsonRpcMessageInfo info, out JsonRpcReadError error)
     {
+        JsonRpcReaderOptions.ThrowIfInvalidMaxDepth(maxDepth);
         info = default;
         var scanner = new JsonScanner(message);
         try
@@ -95,9 +98,13 @@ public static partial class JsonRpcMessageReader
         }
     }
 
-    /// <summary>Checks that the bytes are exactly one strictly valid JSON value (of any kind).</summary>
-    internal static bool TryValidateValue(ReadOnlySpan<byte> value, int maxDepth, out JsonRpcReadError error)
+    /// <summary>
+    /// Checks that the bytes are exactly one strictly valid JSON value (of any kind), and finds where that value lies
+    /// without the whitespace around it.
+    /// </summary>
+    internal static bool TryValidateValue(ReadOnlySpan<byte> value, int maxDepth, out Range range, out JsonRpcReadError error)
     {
+        range = default;
         var scanner = new JsonScanner(value);
         try
         {
@@ -108,12 +115,15 @@ public static partial class JsonRpcMessageReader
                 return false;
             }
 
+            var start = checked((int)reader.TokenStartIndex);
             scanner.ScanValue(ref reader);
+            var end = checked((int)reader.BytesConsumed);
             reader.Read();
             scanner.CheckUtf8(0, reader.BytesConsumed);
             var problem = scanner.ParseViolation ?? scanner.DuplicateInValue;
             error = problem is null ? default : new JsonRpcReadError(
                 scanner.ParseViolation is null ? JsonRpcErrorCodes.InvalidRequest : JsonRpcErrorCodes.ParseError, problem);
+            range = start..end;
             return problem is null;
         }
         catch (Exception ex) when (ex is JsonException or InvalidOperationException or ArgumentException)
@@ -140,6 +150,7 @@ public static partial class JsonRpcMessageReader
     {
         string? invalid = null;
         var seen = Member.None;
+        var idTwice = false;
         scanner.DuplicateInValue = null;
         scanner.EnterObject();
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
@@ -150,6 +161,12 @@ public static partial class JsonRpcMessageReader
             }
 
             var member = Identify(ref reader);
+            if ((seen & member & Member.Id) != 0)
+            {
+                // Two ids: echoing either would answer one request while the peer logs another. The id is unreadable.
+                idTwice = true;
+            }
+
             seen |= member;
             reader.Read();
             switch (member)
@@ -227,6 +244,15 @@ public static partial class JsonRpcMessageReader
         }
 
         scanner.ExitObject();
+        if (idTwice)
+        {
+            info._idKind = RequestIdKind.None;
+            info._idIsInt64 = false;
+            info._idIsEscaped = false;
+            info._idInt64 = 0;
+            info._idStart = info._idLength = 0;
+        }
+
         invalid ??= scanner.DuplicateInValue;
         invalid ??= Classify(seen, ref info);
         if (invalid is not null)

@@ -10,8 +10,10 @@ namespace JsonRpc.Serialization;
 public static class JsonRpcMessageWriter
 {
     /// <summary>
-    /// Compact output; non-ASCII text is written as UTF-8 rather than escaped, and HTML-sensitive characters are not
-    /// escaped, as nothing here is embedded in HTML.
+    /// Compact output with the relaxed encoder: text of the Basic Multilingual Plane is written as UTF-8 rather than
+    /// escaped, and HTML-sensitive characters are not escaped, as nothing here is embedded in HTML. (Characters outside
+    /// it, such as emoji, are still written as <c>\uXXXX</c> surrogate pairs: the same string, spelled differently.)
+    /// Params, results and error data are never re-encoded: their bytes are written as they are.
     /// </summary>
     public static JsonWriterOptions WriterOptions { get; } = new()
     {
@@ -96,8 +98,17 @@ public static class JsonRpcMessageWriter
                 writer.WriteEndObject();
                 break;
             case JsonRpcBatch batch:
+                // Refuse before writing anything, so that no half-written batch is left in the destination.
+                foreach (var item in batch.Span)
+                {
+                    if (item is JsonRpcInvalidMessage)
+                    {
+                        ThrowHelper.ThrowInvalidOperation_CannotWriteInvalid();
+                    }
+                }
+
                 writer.WriteStartArray();
-                foreach (var item in batch.Messages)
+                foreach (var item in batch.Span)
                 {
                     Write(writer, item);
                 }

@@ -1,6 +1,8 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Text.Json;
+using JsonRpc.Protocol;
 
 namespace JsonRpc.Serialization;
 
@@ -26,6 +28,36 @@ internal static class Utf8JsonReaderAccess
 
     [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_isMultiSegment")]
     public static extern ref bool IsMultiSegment(ref Utf8JsonReader reader);
+
+    /// <summary>
+    /// Copies the bytes of the value the reader is on and moves the reader to its last token. For the converters' rare
+    /// paths (a multi-segment reader, lenient reader options, a runtime without the reader's fields) and for raw members.
+    /// </summary>
+    public static byte[] CopyValue(ref Utf8JsonReader reader)
+    {
+        if (IsAvailable)
+        {
+            var start = reader.TokenStartIndex;
+            var end = reader;
+
+            // The serializer buffers a whole value before it calls a converter, but the reader may not be on its final
+            // block (an element of an array read from a pipe): Skip() would refuse that, TrySkip() does not.
+            if (!end.TrySkip())
+            {
+                ThrowHelper.ThrowProtocol(JsonRpcErrorCodes.ParseError, "The JSON text ends inside a value.");
+            }
+
+            var length = end.BytesConsumed - start;
+            var bytes = IsMultiSegment(ref reader)
+                ? Sequence(ref reader).Slice(start, length).ToArray()
+                : Buffer(ref reader).Slice(checked((int)start), checked((int)length)).ToArray();
+            reader = end;
+            return bytes;
+        }
+
+        using var document = JsonDocument.ParseValue(ref reader);
+        return JsonMarshal.GetRawUtf8Value(document.RootElement).ToArray();
+    }
 
     private static bool Probe()
     {

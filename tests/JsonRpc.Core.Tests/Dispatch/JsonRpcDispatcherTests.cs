@@ -173,6 +173,15 @@ public class JsonRpcDispatcherTests
     }
 
     [Fact]
+    public async Task DispatchAsync_NestedBatchElement_IsOneInvalidRequest()
+    {
+        var answer = await DispatchAsync(CreateCalculator(), """[[{"jsonrpc":"2.0","method":"get_data","id":1}],{"jsonrpc":"2.0","method":"get_data","id":2}]""");
+        AssertJsonEqual(
+            """[{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"},"id":null},{"jsonrpc":"2.0","result":"hello","id":2}]""",
+            StripErrorData(answer!));
+    }
+
+    [Fact]
     public async Task AddDelegate_BindsByPositionAndName_WithCancellationToken()
     {
         var dispatcher = new JsonRpcDispatcher();

@@ -1,0 +1,228 @@
+using System.Globalization;
+using System.Net;
+
+namespace JsonRpc.LoadTest;
+
+/// <summary>One load run's settings, parsed from the command line (see <see cref="Usage"/>).</summary>
+public sealed class LoadOptions
+{
+    /// <summary>The command line help.</summary>
+    public const string Usage = """
+        JSON-RPC router load generator.
+
+        Usage: dotnet run -c Release --project benchmarks/JsonRpc.LoadTest -- [options]
+
+          --mode closed|pipelined   closed: one call in flight per connection (muRPC's perf_test);
+                                    pipelined: --window calls in flight per connection      [closed]
+          --window W                calls in flight per connection when pipelined            [64]
+          --connections N           caller connections                                       [10]
+          --payload BYTES           echoed payload: a string of BYTES ASCII characters       [50]
+          --duration SECONDS        measured time                                            [10]
+          --warmup SECONDS          unmeasured time before it (JIT tiering settles)          [5]
+          --grace SECONDS           time after the measured window to collect late answers   [10]
+          --direct                  the router serves `echo` itself (a host method): no second hop
+          --providers P             echo provider connections (routed mode)                  [1]
+          --caller raw|client|both  raw: this tool's minimal socket caller (the least client-side cost);
+                                    client: JsonRpcClient (what applications see); both: a run each [both]
+          --provider client|raw     the echo provider: JsonRpcClient or a minimal socket one  [client]
+          --connect HOST:PORT       load a running router instead of an in-process one
+                                    (with --direct, that router must serve `echo` itself)
+          --json PATH               also write the report as JSON
+          --plot PATH.png           run the connection sweep (closed loop, --sweep counts) and plot
+                                    calls/s and p99 against connections; writes PATH.png and PATH.json
+          --sweep 1,10,100          connection counts for --plot                              [1,10,100]
+          --from PATH.json          with --plot: draw the plot from a report written earlier, run nothing
+          --table FOLDER            print a markdown table of every report in FOLDER, run nothing
+          --help                    this text
+
+        Everything stops by itself after warmup + duration + grace. The exit code is 0 when every call got
+        exactly one correct answer, 1 when the correctness check failed, 2 for bad arguments, 3 when there was nothing
+        to measure (the router could not be reached or started, a file could not be read or written).
+        """;
+
+    /// <summary>Closed loop or pipelined.</summary>
+    public LoadMode Mode { get; set; } = LoadMode.Closed;
+
+    /// <summary>Calls in flight per connection when pipelined (1 when closed).</summary>
+    public int Window { get; set; } = 64;
+
+    /// <summary>Caller connections.</summary>
+    public int Connections { get; set; } = 10;
+
+    /// <summary>Characters in the echoed string.</summary>
+    public int PayloadBytes { get; set; } = 50;
+
+    /// <summary>The measured time.</summary>
+    public TimeSpan Duration { get; set; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>Unmeasured time before the measured window (connections and JIT settle).</summary>
+    public TimeSpan Warmup { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>How long after the measured window late answers are still collected before the run is cut off.</summary>
+    public TimeSpan Grace { get; set; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>The router serves <c>echo</c> itself.</summary>
+    public bool Direct { get; set; }
+
+    /// <summary>Echo provider connections in routed mode.</summary>
+    public int Providers { get; set; } = 1;
+
+    /// <summary>Which caller implementation(s) to run.</summary>
+    public CallerChoice Caller { get; set; } = CallerChoice.Both;
+
+    /// <summary>Which echo provider implementation to run.</summary>
+    public ClientKind Provider { get; set; } = ClientKind.Client;
+
+    /// <summary>A running router to load instead of an in-process one.</summary>
+    public DnsEndPoint? Connect { get; set; }
+
+    /// <summary>Where to write the JSON report.</summary>
+    public string? JsonPath { get; set; }
+
+    /// <summary>Where to write the connection sweep's plot.</summary>
+    public string? PlotPath { get; set; }
+
+    /// <summary>A report to plot instead of running the sweep.</summary>
+    public string? PlotFrom { get; set; }
+
+    /// <summary>A folder of reports to print as a markdown table instead of running.</summary>
+    public string? TableFolder { get; set; }
+
+    /// <summary>Connection counts for the sweep.</summary>
+    public int[] Sweep { get; set; } = [1, 10, 100];
+
+    /// <summary>Calls in flight per connection for this mode.</summary>
+    public int EffectiveWindow => Mode == LoadMode.Closed ? 1 : Window;
+
+    /// <summary>A copy, for runs that vary one setting.</summary>
+    public LoadOptions Clone() => (LoadOptions)MemberwiseClone();
+
+    /// <summary>Parses the command line; throws <see cref="ArgumentException"/> with a clear message on bad input.</summary>
+    public static LoadOptions Parse(IReadOnlyList<string> args)
+    {
+        var options = new LoadOptions();
+        var windowGiven = false;
+        for (var i = 0; i < args.Count; i++)
+        {
+            var name = args[i];
+            switch (name)
+            {
+                case "--direct":
+                    options.Direct = true;
+                    continue;
+                case "--help" or "-h":
+                    throw new HelpRequestedException();
+            }
+
+            var value = i + 1 < args.Count ? args[++i] : throw new ArgumentException($"{name} needs a value.");
+            switch (name)
+            {
+                case "--mode":
+                    options.Mode = value switch
+                    {
+                        "closed" => LoadMode.Closed,
+                        "pipelined" => LoadMode.Pipelined,
+                        _ => throw new ArgumentException($"--mode is closed or pipelined, not '{value}'."),
+                    };
+                    break;
+                case "--window":
+                    options.Window = Int(name, value, 1, 65_536);
+                    windowGiven = true;
+                    break;
+                case "--connections":
+                    options.Connections = Int(name, value, 1, 10_000);
+                    break;
+                case "--payload":
+                    options.PayloadBytes = Int(name, value, 1, 64 * 1024 * 1024);
+                    break;
+                case "--duration":
+                    options.Duration = Seconds(name, value, 0.1);
+                    break;
+                case "--warmup":
+                    options.Warmup = Seconds(name, value, 0);
+                    break;
+                case "--grace":
+                    options.Grace = Seconds(name, value, 0.1);
+                    break;
+                case "--providers":
+                    options.Providers = Int(name, value, 1, 1000);
+                    break;
+                case "--caller":
+                    options.Caller = value switch
+                    {
+                        "raw" => CallerChoice.Raw,
+                        "client" => CallerChoice.Client,
+                        "both" => CallerChoice.Both,
+                        _ => throw new ArgumentException($"--caller is raw, client or both, not '{value}'."),
+                    };
+                    break;
+                case "--provider":
+                    options.Provider = value switch
+                    {
+                        "raw" => ClientKind.Raw,
+                        "client" => ClientKind.Client,
+                        _ => throw new ArgumentException($"--provider is raw or client, not '{value}'."),
+                    };
+                    break;
+                case "--connect":
+                    options.Connect = EndPoint(value);
+                    break;
+                case "--json":
+                    options.JsonPath = value;
+                    break;
+                case "--plot":
+                    options.PlotPath = value;
+                    break;
+                case "--from":
+                    options.PlotFrom = value;
+                    break;
+                case "--table":
+                    options.TableFolder = value;
+                    break;
+                case "--sweep":
+                    options.Sweep = [.. value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(v => Int(name, v, 1, 10_000))];
+                    if (options.Sweep.Length == 0)
+                    {
+                        throw new ArgumentException("--sweep needs at least one connection count.");
+                    }
+
+                    break;
+                default:
+                    throw new ArgumentException($"Unknown option '{name}'. Try --help.");
+            }
+        }
+
+        if (windowGiven && options.Mode == LoadMode.Closed && options.Window != 1)
+        {
+            throw new ArgumentException("--window applies to --mode pipelined; a closed loop has one call in flight.");
+        }
+
+        if (options.PlotFrom is not null && options.PlotPath is null)
+        {
+            throw new ArgumentException("--from goes with --plot.");
+        }
+
+        return options;
+    }
+
+    private static int Int(string name, string value, int min, int max)
+        => int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out var n) && n >= min && n <= max
+            ? n
+            : throw new ArgumentException($"{name} is a whole number from {min} to {max}, not '{value}'.");
+
+    private static TimeSpan Seconds(string name, string value, double min)
+        => double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var s) && s >= min && s <= 3600
+            ? TimeSpan.FromSeconds(s)
+            : throw new ArgumentException($"{name} is a number of seconds from {min} to 3600, not '{value}'.");
+
+    private static DnsEndPoint EndPoint(string value)
+    {
+        var colon = value.LastIndexOf(':');
+        if (colon <= 0 || !int.TryParse(value.AsSpan(colon + 1), NumberStyles.None, CultureInfo.InvariantCulture, out var port) || port is < 1 or > 65_535)
+        {
+            throw new ArgumentException($"--connect is HOST:PORT, not '{value}'.");
+        }
+
+        return new DnsEndPoint(value[..colon].Trim('[', ']'), port);
+    }
+}

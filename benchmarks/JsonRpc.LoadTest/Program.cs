@@ -1,0 +1,82 @@
+using System.Text.Json;
+using JsonRpc.LoadTest;
+using JsonRpc.LoadTest.Report;
+
+// The router load generator: see LoadOptions.Usage, or run with --help.
+LoadOptions options;
+try
+{
+    options = LoadOptions.Parse(args);
+}
+catch (HelpRequestedException)
+{
+    Console.WriteLine(LoadOptions.Usage);
+    return 0;
+}
+catch (ArgumentException ex)
+{
+    Console.Error.WriteLine(ex.Message);
+    return 2;
+}
+
+using var interrupt = new CancellationTokenSource();
+Console.CancelKeyPress += (_, e) =>
+{
+    e.Cancel = true;
+    interrupt.Cancel();
+};
+
+var overwrite = !Console.IsOutputRedirected;
+try
+{
+    return await RunAsync(options, overwrite, interrupt.Token);
+}
+catch (Exception ex) when (ex is System.Net.Sockets.SocketException or IOException or InvalidOperationException or TimeoutException
+    or OperationCanceledException or JsonException or UnauthorizedAccessException or InvalidDataException
+    or JsonRpc.Client.JsonRpcRemoteException or JsonRpc.Client.JsonRpcConnectionLostException)
+{
+    // Nothing to measure: the router could not be reached or started, or a file could not be read or written.
+    Console.Error.WriteLine($"error: {ex.Message}");
+    return 3;
+}
+
+static async Task<int> RunAsync(LoadOptions options, bool overwrite, CancellationToken cancellationToken)
+{
+    LoadReport report;
+    string? jsonPath = options.JsonPath;
+    if (options.TableFolder is { } folder)
+    {
+        Console.Write(MarkdownTable.FromFolder(folder));
+        return 0;
+    }
+
+    if (options is { PlotPath: { } replot, PlotFrom: { } from })
+    {
+        report = JsonSerializer.Deserialize(await File.ReadAllTextAsync(from), LoadReportJsonContext.Default.LoadReport)
+            ?? throw new InvalidDataException($"{from} holds no report.");
+        ConnectionSweep.Plot(report, replot);
+        Console.WriteLine($"Plot written to {replot}");
+        return 0;
+    }
+
+    if (options.PlotPath is { } plot)
+    {
+        report = await ConnectionSweep.RunAsync(options, Console.Out, overwrite, cancellationToken);
+        jsonPath ??= Path.ChangeExtension(plot, ".json");
+        ConnectionSweep.Plot(report, plot);
+        Console.WriteLine($"Plot written to {plot}");
+    }
+    else
+    {
+        report = await LoadRunner.RunAsync(options, Console.Out, overwrite, cancellationToken);
+    }
+
+    ReportPrinter.Print(report, Console.Out);
+    if (jsonPath is not null)
+    {
+        await File.WriteAllTextAsync(jsonPath, JsonSerializer.Serialize(report, LoadReportJsonContext.Default.LoadReport) + "\n");
+        Console.WriteLine($"Report written to {jsonPath}");
+    }
+
+    return report.AllCorrect ? 0 : 1;
+}

@@ -1,0 +1,30 @@
+namespace JsonRpc.LoadTest.Report;
+
+/// <summary>Round-trip latency, send to answer, in microseconds.</summary>
+public sealed record LatencyReport
+{
+    /// <summary>Median.</summary>
+    public double P50Us { get; init; }
+
+    /// <summary>99th percentile.</summary>
+    public double P99Us { get; init; }
+
+    /// <summary>99.9th percentile.</summary>
+    public double P999Us { get; init; }
+
+    /// <summary>The slowest call, exact.</summary>
+    public double MaxUs { get; init; }
+
+    /// <summary>The mean, exact.</summary>
+    public double MeanUs { get; init; }
+
+    /// <summary>How the numbers were taken.</summary>
+    public string Method { get; init; } = LatencyMethod;
+
+    /// <summary>The text of <see cref="Method"/>.</summary>
+    public const string LatencyMethod =
+        "Stopwatch.GetTimestamp() when the request is written into the send buffer and when the receive that brought the answer returned "
+        + "(JsonRpcClient callers: before CallAsync and when it completed); "
+        + "log-linear histogram (exact below 1024 ns, then 512 buckets per power of two, <= 0.2% wide); "
+        + "a percentile is the upper edge of the bucket holding the ceil(q*n)-th value; max and mean exact";
+}

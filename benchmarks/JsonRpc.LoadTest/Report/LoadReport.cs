@@ -1,0 +1,20 @@
+namespace JsonRpc.LoadTest.Report;
+
+/// <summary>What one invocation of the tool measured: the machine, then one entry per run.</summary>
+public sealed record LoadReport
+{
+    /// <summary>The tool that wrote it.</summary>
+    public string Tool { get; init; } = "JsonRpc.LoadTest";
+
+    /// <summary>When the first run started.</summary>
+    public DateTimeOffset StartedAt { get; init; }
+
+    /// <summary>The machine and its load.</summary>
+    public required MachineReport Machine { get; init; }
+
+    /// <summary>The runs, in the order they ran.</summary>
+    public required List<RunReport> Runs { get; init; }
+
+    /// <summary>Whether every run passed its correctness check.</summary>
+    public bool AllCorrect => Runs.TrueForAll(run => run.Correctness.Passed);
+}

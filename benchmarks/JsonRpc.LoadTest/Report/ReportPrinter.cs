@@ -1,0 +1,49 @@
+using System.Globalization;
+
+namespace JsonRpc.LoadTest.Report;
+
+/// <summary>Prints reports as text for people.</summary>
+public static class ReportPrinter
+{
+    /// <summary>The machine line: CPU, cores, OS, .NET, GC and load average.</summary>
+    public static string MachineLine(MachineReport machine)
+    {
+        ArgumentNullException.ThrowIfNull(machine);
+        return $"{machine.Cpu}, {machine.Cores} cores, {machine.Os}, {machine.Dotnet}, {machine.Gc} GC, load average {machine.LoadAverage}";
+    }
+
+    /// <summary>One block per run: throughput, latency, correctness, CPU.</summary>
+    public static void Print(LoadReport report, TextWriter output)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        ArgumentNullException.ThrowIfNull(output);
+        output.WriteLine();
+        output.WriteLine($"Machine: {MachineLine(report.Machine)}");
+        foreach (var run in report.Runs)
+        {
+            output.WriteLine();
+            output.WriteLine($"{run.Label} ({run.Target}, {run.WarmupSeconds:0.#} s warm-up, {run.DurationSeconds:0.#} s measured)");
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  calls/s      {run.CallsPerSecond,12:N0}   ({run.Calls:N0} calls)"));
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  payload      {run.PayloadMbps,12:N1} Mbps (payload bytes x 8 / 10^6, one way)"));
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  latency us   p50 {run.Latency.P50Us:N1}   p99 {run.Latency.P99Us:N1}   p99.9 {run.Latency.P999Us:N1}   max {run.Latency.MaxUs:N1}   mean {run.Latency.MeanUs:N1}"));
+            var c = run.Correctness;
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  correctness  {(c.Passed ? "PASS" : "FAIL")}: {c.CallsSent:N0} sent, {c.Answers:N0} answered, {c.Missing} missing, {c.Duplicates} duplicate, {c.Unexpected} unexpected, {c.Mismatches} wrong, {c.ErrorAnswers} errors, {c.FailedConnections} failed connections"));
+            if (c.FirstProblem is not null)
+            {
+                output.WriteLine($"  first problem: {c.FirstProblem}");
+            }
+
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  cpu          this process {run.Cpu.ProcessPercent:N0}%, machine {run.Cpu.MachinePercent:N0}%, others {run.Cpu.OthersPercent:N0}% (of all cores), load {run.Cpu.LoadAverage:N2}"));
+            if (run.Router is { } router)
+            {
+                output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"  router       {router.CallsRouted:N0} routed, {router.ServerCalls:N0} served itself, {router.MessagesIn:N0} in / {router.MessagesOut:N0} out, {router.Errors} errors, {router.AnswersDropped} dropped"));
+            }
+        }
+    }
+}

@@ -1,0 +1,404 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.IO.Pipelines;
+using System.Net.Security;
+using System.Net.Sockets;
+using System.Runtime.CompilerServices;
+using JsonRpc.Framing;
+
+namespace JsonRpc.Client.Internal;
+
+/// <summary>
+/// One TCP (or TLS) connection: a read loop that cuts framed messages out of a <see cref="PipeReader"/> and hands them
+/// to the owner, and a write side where whole framed messages are copied into an in-memory <see cref="Pipe"/> under a
+/// short lock (no await inside, so contended writers never allocate) while one pump moves everything buffered to the
+/// socket, so concurrent callers share socket writes.
+/// </summary>
+internal sealed class ClientConnection : IAsyncDisposable
+{
+    // The pipe never pauses (threshold 0), so a flush completes inside the lock; back-pressure is applied before the
+    // lock instead, against the bytes the pump has not sent yet (HighWater / LowWater).
+    private static readonly PipeOptions OutputOptions = new(
+        pauseWriterThreshold: 0,
+        minimumSegmentSize: 16 * 1024,
+        useSynchronizationContext: false);
+
+    private const long HighWater = 1024 * 1024;
+    private const long LowWater = 512 * 1024;
+
+    private readonly Socket _socket;
+    private readonly Stream _stream;
+    private readonly PipeReader _input;
+    private readonly Pipe _output = new(OutputOptions);
+    private readonly Lock _writeGate = new();
+    private readonly TimeSpan _sendTimeout;
+    private readonly IJsonRpcFramer _reader;
+    private readonly IJsonRpcFramer _writer;
+    private readonly CancellationTokenSource _closing = new();
+    private IConnectionOwner? _owner;
+    private Task _reading = Task.CompletedTask;
+    private Task _writing = Task.CompletedTask;
+    private int _closed;
+    private long _lastWriteTicks = Environment.TickCount64;
+    private long _unsent;
+    private TaskCompletionSource? _drained;
+
+    private ClientConnection(Socket socket, Stream stream, Func<IJsonRpcFramer> framer, string endPoint, TimeSpan sendTimeout)
+    {
+        _sendTimeout = sendTimeout;
+        _socket = socket;
+        _stream = stream;
+
+        // Framers are not thread-safe and the read loop and the writers run at once: one each.
+        _reader = framer();
+        _writer = framer();
+        EndPoint = endPoint;
+        _input = PipeReader.Create(stream, new StreamPipeReaderOptions(bufferSize: 16 * 1024, minimumReadSize: 4 * 1024));
+    }
+
+    /// <summary>host:port, for messages.</summary>
+    public string EndPoint { get; }
+
+    public bool IsClosed => Volatile.Read(ref _closed) != 0;
+
+    /// <summary>Why the connection closed, once it has.</summary>
+    public Exception? CloseReason { get; private set; }
+
+    /// <summary>Canceled when the connection closes: the token handlers of incoming calls get.</summary>
+    public CancellationToken Closing => _closing.Token;
+
+    /// <summary>Environment.TickCount64 of the last message written.</summary>
+    public long LastWriteTicks => Volatile.Read(ref _lastWriteTicks);
+
+    public static async Task<ClientConnection> ConnectAsync(
+        string host, int port, JsonRpc.Client.JsonRpcClientOptions options, Func<IJsonRpcFramer> framer, CancellationToken cancellationToken)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        if (options.ConnectTimeout != Timeout.InfiniteTimeSpan)
+        {
+            timeout.CancelAfter(options.ConnectTimeout);
+        }
+
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        Stream? stream = null;
+        try
+        {
+            await socket.ConnectAsync(host, port, timeout.Token).ConfigureAwait(false);
+            stream = new NetworkStream(socket, ownsSocket: true);
+            if (options.Tls is { } tls)
+            {
+                var ssl = new SslStream(stream, leaveInnerStreamOpen: false);
+                stream = ssl;
+                await ssl.AuthenticateAsClientAsync(WithTargetHost(tls, host), timeout.Token).ConfigureAwait(false);
+            }
+
+            return new ClientConnection(socket, stream, framer, $"{host}:{port}", options.CallTimeout);
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            await DisposeAsync(stream, socket).ConfigureAwait(false);
+            throw new TimeoutException($"Connecting to {host}:{port} took longer than {options.ConnectTimeout}.");
+        }
+        catch
+        {
+            await DisposeAsync(stream, socket).ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    /// <summary>Starts the read loop and the write pump.</summary>
+    public void Start(IConnectionOwner owner)
+    {
+        _owner = owner;
+        _writing = Task.Run(PumpAsync);
+        _reading = Task.Run(ReadAsync);
+    }
+
+    /// <summary>
+    /// Frames and queues one whole message. Completes at once unless more than <see cref="HighWater"/> bytes wait for
+    /// the socket (the back-pressure point): then it waits until the pump has sent them down to <see cref="LowWater"/>,
+    /// for at most the call timeout (<see cref="TimeoutException"/>). Throws <see cref="JsonRpcConnectionLostException"/>
+    /// when the connection is closed.
+    /// </summary>
+    public ValueTask WriteAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
+    {
+        if (Volatile.Read(ref _unsent) >= HighWater)
+        {
+            return WriteWhenDrainedAsync(message, cancellationToken);
+        }
+
+        try
+        {
+            Write(message.Span);
+            return default;
+        }
+        catch (Exception ex)
+        {
+            return ValueTask.FromException(ex);
+        }
+    }
+
+    /// <summary>Closes the connection (idempotent) and tells the owner once.</summary>
+    public void Close(Exception reason)
+    {
+        if (Interlocked.Exchange(ref _closed, 1) != 0)
+        {
+            return;
+        }
+
+        CloseReason = reason;
+        _input.CancelPendingRead();
+        _output.Reader.CancelPendingRead();
+        try
+        {
+            _socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+        {
+            // Already gone.
+        }
+
+        _socket.Dispose();
+        try
+        {
+            _closing.Cancel();
+        }
+        catch (AggregateException)
+        {
+            // A handler's cancellation callback threw; that must not stop the close.
+        }
+
+        Interlocked.Exchange(ref _drained, null)?.TrySetResult();
+        _owner?.OnClosed(this, reason);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        Close(new ObjectDisposedException(nameof(JsonRpcClient)));
+        await _reading.ConfigureAwait(false);
+        await _writing.ConfigureAwait(false);
+        lock (_writeGate)
+        {
+            _output.Writer.Complete();
+        }
+
+        await DisposeAsync(_stream, _socket).ConfigureAwait(false);
+        _closing.Dispose();
+    }
+
+    private JsonRpcConnectionLostException LostException()
+        => new($"The connection to {EndPoint} is closed.", CloseReason);
+
+    /// <summary>Copies one framed message into the outgoing pipe; the lock is held only for that copy.</summary>
+    private void Write(ReadOnlySpan<byte> message)
+    {
+        lock (_writeGate)
+        {
+            if (IsClosed)
+            {
+                throw LostException();
+            }
+
+            var writer = _output.Writer;
+            _writer.WriteMessage(writer, message);
+            var framed = writer.UnflushedBytes;
+            var flush = writer.FlushAsync(CancellationToken.None);
+            Debug.Assert(flush.IsCompleted, "A pipe that never pauses flushes synchronously.");
+            if (flush.GetAwaiter().GetResult().IsCompleted)
+            {
+                throw LostException();
+            }
+
+            Interlocked.Add(ref _unsent, framed);
+        }
+
+        Volatile.Write(ref _lastWriteTicks, Environment.TickCount64);
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask WriteWhenDrainedAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
+    {
+        while (Volatile.Read(ref _unsent) >= HighWater)
+        {
+            if (IsClosed)
+            {
+                throw LostException();
+            }
+
+            try
+            {
+                await DrainedAsync().WaitAsync(_sendTimeout, cancellationToken).ConfigureAwait(false);
+            }
+            catch (TimeoutException)
+            {
+                throw new TimeoutException($"The send buffer to {EndPoint} stayed full for {_sendTimeout}: the peer does not read.");
+            }
+        }
+
+        Write(message.Span);
+    }
+
+    /// <summary>Completes once the pump has sent the backlog down to <see cref="LowWater"/> (or the connection closed).</summary>
+    private Task DrainedAsync()
+    {
+        var drained = Volatile.Read(ref _drained);
+        if (drained is null)
+        {
+            var created = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            drained = Interlocked.CompareExchange(ref _drained, created, null) ?? created;
+        }
+
+        // The pump may have drained between the caller's check and the publication above: re-check so no wake-up is lost.
+        if (Volatile.Read(ref _unsent) < LowWater || IsClosed)
+        {
+            Interlocked.Exchange(ref _drained, null)?.TrySetResult();
+        }
+
+        return drained.Task;
+    }
+
+    private async Task ReadAsync()
+    {
+        Exception? error = null;
+        try
+        {
+            while (true)
+            {
+                var result = await _input.ReadAsync().ConfigureAwait(false);
+                var buffer = result.Buffer;
+                try
+                {
+                    if (result.IsCanceled)
+                    {
+                        break;
+                    }
+
+                    while (_reader.TryReadMessage(ref buffer, out var message))
+                    {
+                        _owner!.OnMessage(this, message);
+                    }
+
+                    if (result.IsCompleted)
+                    {
+                        if (!buffer.IsEmpty)
+                        {
+                            throw new InvalidDataException("The connection ended in the middle of a message.");
+                        }
+
+                        break;
+                    }
+                }
+                finally
+                {
+                    _input.AdvanceTo(buffer.Start, buffer.End);
+                }
+            }
+        }
+        catch (Exception ex)
+        {
+            error = ex;
+        }
+        finally
+        {
+            await _input.CompleteAsync(error).ConfigureAwait(false);
+        }
+
+        Close(error ?? new EndOfStreamException($"{EndPoint} closed the connection."));
+    }
+
+    private async Task PumpAsync()
+    {
+        var reader = _output.Reader;
+        Exception? error = null;
+        try
+        {
+            while (true)
+            {
+                var result = await reader.ReadAsync().ConfigureAwait(false);
+                var buffer = result.Buffer;
+                if (result.IsCanceled)
+                {
+                    break;
+                }
+
+                foreach (var segment in buffer)
+                {
+                    await _stream.WriteAsync(segment).ConfigureAwait(false);
+                }
+
+                if (!buffer.IsEmpty)
+                {
+                    await _stream.FlushAsync().ConfigureAwait(false);
+                }
+
+                // The length must be read before AdvanceTo: the segments go back to the pool then.
+                var sent = buffer.Length;
+                reader.AdvanceTo(buffer.End);
+                if (Interlocked.Add(ref _unsent, -sent) < LowWater && Volatile.Read(ref _drained) is not null)
+                {
+                    Interlocked.Exchange(ref _drained, null)?.TrySetResult();
+                }
+
+                if (result.IsCompleted)
+                {
+                    break;
+                }
+            }
+        }
+        catch (Exception ex)
+        {
+            error = ex;
+        }
+        finally
+        {
+            await reader.CompleteAsync(error).ConfigureAwait(false);
+        }
+
+        if (error is not null)
+        {
+            Close(error);
+        }
+    }
+
+    private static SslClientAuthenticationOptions WithTargetHost(SslClientAuthenticationOptions tls, string host)
+    {
+        if (!string.IsNullOrEmpty(tls.TargetHost))
+        {
+            return tls;
+        }
+
+        return new SslClientAuthenticationOptions
+        {
+            TargetHost = host,
+            AllowRenegotiation = tls.AllowRenegotiation,
+            AllowTlsResume = tls.AllowTlsResume,
+            ApplicationProtocols = tls.ApplicationProtocols,
+            CertificateChainPolicy = tls.CertificateChainPolicy,
+            CertificateRevocationCheckMode = tls.CertificateRevocationCheckMode,
+            CipherSuitesPolicy = tls.CipherSuitesPolicy,
+            ClientCertificateContext = tls.ClientCertificateContext,
+            ClientCertificates = tls.ClientCertificates,
+            EnabledSslProtocols = tls.EnabledSslProtocols,
+            EncryptionPolicy = tls.EncryptionPolicy,
+            LocalCertificateSelectionCallback = tls.LocalCertificateSelectionCallback,
+            RemoteCertificateValidationCallback = tls.RemoteCertificateValidationCallback,
+        };
+    }
+
+    private static async ValueTask DisposeAsync(Stream? stream, Socket socket)
+    {
+        if (stream is not null)
+        {
+            try
+            {
+                await stream.DisposeAsync().ConfigureAwait(false);
+            }
+            catch (Exception ex) when (ex is IOException or ObjectDisposedException or SocketException)
+            {
+                // Closing a broken stream may fail; it is closed either way.
+            }
+        }
+
+        socket.Dispose();
+    }
+}

@@ -1,0 +1,52 @@
+using Microsoft.Extensions.Logging;
+
+namespace JsonRpc.Client.Internal;
+
+/// <summary>The client's log messages, source-generated.</summary>
+internal static partial class Log
+{
+    [LoggerMessage(1, LogLevel.Information, "Connected to {EndPoint}.")]
+    public static partial void Connected(ILogger logger, string endPoint);
+
+    [LoggerMessage(2, LogLevel.Warning, "Connection to {EndPoint} lost; {PendingCalls} pending calls failed.")]
+    public static partial void ConnectionLost(ILogger logger, string endPoint, int pendingCalls, Exception reason);
+
+    [LoggerMessage(3, LogLevel.Information, "Reconnect attempt {Attempt} to {EndPoint} in {Delay}.")]
+    public static partial void ReconnectScheduled(ILogger logger, int attempt, string endPoint, TimeSpan delay);
+
+    [LoggerMessage(4, LogLevel.Warning, "Reconnect attempt {Attempt} to {EndPoint} failed.")]
+    public static partial void ReconnectFailed(ILogger logger, int attempt, string endPoint, Exception exception);
+
+    [LoggerMessage(5, LogLevel.Information, "Reconnected to {EndPoint}; registration, {Methods} methods and {Events} subscriptions restored.")]
+    public static partial void Reconnected(ILogger logger, string endPoint, int methods, int events);
+
+    [LoggerMessage(6, LogLevel.Error, "Gave up reconnecting to {EndPoint} after {Attempts} attempts.")]
+    public static partial void ReconnectGaveUp(ILogger logger, string endPoint, int attempts);
+
+    [LoggerMessage(7, LogLevel.Debug, "Dropped an answer with id {Id}: no call waits for it (timed out, canceled, or unknown).")]
+    public static partial void AnswerDropped(ILogger logger, string id);
+
+    [LoggerMessage(8, LogLevel.Warning, "{EndPoint} sent a message that is not valid JSON-RPC ({Code}): {Detail}")]
+    public static partial void InvalidMessage(ILogger logger, string endPoint, int code, string detail);
+
+    [LoggerMessage(9, LogLevel.Warning, "{EndPoint} reported an error without an id: {Code} {Message}")]
+    public static partial void ErrorWithoutId(ILogger logger, string endPoint, int code, string message);
+
+    [LoggerMessage(10, LogLevel.Error, "The handler of event '{Event}' threw.")]
+    public static partial void EventHandlerFailed(ILogger logger, string @event, Exception exception);
+
+    [LoggerMessage(11, LogLevel.Warning, "Event '{Event}' dropped: its handler is {Capacity} events behind.")]
+    public static partial void EventDropped(ILogger logger, string @event, int capacity);
+
+    [LoggerMessage(12, LogLevel.Warning, "Keep-alive got no answer from {EndPoint}; closing the connection as dead.")]
+    public static partial void KeepAliveFailed(ILogger logger, string endPoint);
+
+    [LoggerMessage(13, LogLevel.Error, "Processing a message from {EndPoint} failed.")]
+    public static partial void ProcessingFailed(ILogger logger, string endPoint, Exception exception);
+
+    [LoggerMessage(14, LogLevel.Warning, "Announcing method '{Method}' to the router failed.")]
+    public static partial void AnnounceFailed(ILogger logger, string method, Exception exception);
+
+    [LoggerMessage(15, LogLevel.Error, "A StateChanged handler threw.")]
+    public static partial void StateHandlerFailed(ILogger logger, Exception exception);
+}

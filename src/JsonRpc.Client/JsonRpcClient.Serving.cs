@@ -1,0 +1,279 @@
+using System.Collections.Concurrent;
+using System.Diagnostics.CodeAnalysis;
+using System.Text.Json.Serialization.Metadata;
+using JsonRpc.Client.Internal;
+using JsonRpc.Dispatch;
+using JsonRpc.Protocol;
+using JsonRpc.Serialization;
+
+namespace JsonRpc.Client;
+
+public sealed partial class JsonRpcClient
+{
+    private readonly SemaphoreSlim _announceLock = new(1, 1);
+    private readonly ConcurrentDictionary<string, bool> _announced = new(StringComparer.Ordinal);
+    private JsonRpcDispatcher? _dispatcher;
+    private volatile string? _name;
+
+    /// <summary>The name this client registered with the router, or null.</summary>
+    public string? Name => _name;
+
+    /// <summary>The methods this client serves.</summary>
+    public IReadOnlyCollection<string> Methods => _dispatcher?.Methods ?? [];
+
+    private JsonRpcDispatcher Dispatcher
+    {
+        get
+        {
+            if (_dispatcher is { } dispatcher)
+            {
+                return dispatcher;
+            }
+
+            Interlocked.CompareExchange(ref _dispatcher, new JsonRpcDispatcher(new JsonRpcDispatcherOptions
+            {
+                SerializerOptions = _options.SerializerOptions,
+                IncludeExceptionMessages = _options.IncludeExceptionMessages,
+            }), null);
+            return _dispatcher;
+        }
+    }
+
+    /// <summary>
+    /// Registers this client with the router under <paramref name="name"/> (<c>register_client</c>, with
+    /// <see cref="JsonRpcClientOptions.AccessToken"/> when set), then announces every method added so far
+    /// (<c>register_method</c>). After a reconnect both are repeated automatically, as are the subscriptions.
+    /// </summary>
+    /// <exception cref="JsonRpcRemoteException">The router refused, e.g. because the name is taken.</exception>
+    public async Task RegisterAsync(string name, CancellationToken cancellationToken = default)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(name);
+        await InvokeCoreAsync<RegisterParams, bool, IgnoredResult>(
+            null, RouterMethods.RegisterClient, new RegisterParams(name, _options.AccessToken), default, cancellationToken).ConfigureAwait(false);
+        _name = name;
+        await AnnounceMethodsAsync(cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Announces to the router (<c>register_method</c>) every method added since the last announcement and waits until
+    /// it confirmed them. Methods added after <see cref="RegisterAsync"/> are announced in the background anyway; await
+    /// this before telling others to call them. Does nothing before <see cref="RegisterAsync"/>.
+    /// </summary>
+    public async Task AnnounceMethodsAsync(CancellationToken cancellationToken = default)
+    {
+        if (_name is null || _dispatcher is not { } dispatcher)
+        {
+            return;
+        }
+
+        await _announceLock.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            foreach (var method in dispatcher.Methods)
+            {
+                if (_announced.ContainsKey(method))
+                {
+                    continue;
+                }
+
+                await CallBuiltInAsync(null, RouterMethods.RegisterMethod, NamedStringParams.Method, method, cancellationToken).ConfigureAwait(false);
+                _announced[method] = true;
+            }
+        }
+        finally
+        {
+            _announceLock.Release();
+        }
+    }
+
+    /// <summary>Stops serving <paramref name="method"/> and withdraws it from the router (<c>unregister_method</c>) when registered.</summary>
+    /// <returns>False when no such method was served.</returns>
+    public async Task<bool> RemoveMethodAsync(string method, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(method);
+        if (_dispatcher is not { } dispatcher || !dispatcher.Remove(method))
+        {
+            return false;
+        }
+
+        if (_announced.TryRemove(method, out _) && _name is not null)
+        {
+            await CallBuiltInAsync(null, RouterMethods.UnregisterMethod, NamedStringParams.Method, method, cancellationToken).ConfigureAwait(false);
+        }
+
+        return true;
+    }
+
+    /// <summary>Serves an async method that takes no params.</summary>
+    /// <param name="method">The method name.</param>
+    /// <param name="handler">Runs on the thread pool; its token is canceled when the connection closes.</param>
+    /// <param name="result">Metadata of the result type.</param>
+    /// <returns>This client, for chaining.</returns>
+    /// <exception cref="ArgumentException">A method of that name is already served.</exception>
+    public JsonRpcClient AddMethod<TResult>(string method, Func<CancellationToken, ValueTask<TResult>> handler, JsonTypeInfo<TResult> result)
+        => Added(method, Dispatcher.Add(method, handler, result));
+
+    /// <summary>Serves a synchronous method that takes no params.</summary>
+    /// <inheritdoc cref="AddMethod{TResult}(string, Func{CancellationToken, ValueTask{TResult}}, JsonTypeInfo{TResult})"/>
+    public JsonRpcClient AddMethod<TResult>(string method, Func<TResult> handler, JsonTypeInfo<TResult> result)
+        => Added(method, Dispatcher.Add(method, handler, result));
+
+    /// <summary>
+    /// Serves an async method whose whole params value (an object for named params, an array or list for positional
+    /// ones) binds to <typeparamref name="TParams"/>; params that do not bind are answered with -32602.
+    /// </summary>
+    /// <inheritdoc cref="AddMethod{TResult}(string, Func{CancellationToken, ValueTask{TResult}}, JsonTypeInfo{TResult})"/>
+    /// <param name="method">The method name.</param>
+    /// <param name="handler">Runs on the thread pool; its token is canceled when the connection closes.</param>
+    /// <param name="parameters">Metadata of the params type.</param>
+    /// <param name="result">Metadata of the result type.</param>
+    public JsonRpcClient AddMethod<TParams, TResult>(
+        string method, Func<TParams, CancellationToken, ValueTask<TResult>> handler, JsonTypeInfo<TParams> parameters, JsonTypeInfo<TResult> result)
+        => Added(method, Dispatcher.Add(method, handler, parameters, result));
+
+    /// <summary>Serves a synchronous method whose whole params value binds to <typeparamref name="TParams"/>.</summary>
+    /// <inheritdoc cref="AddMethod{TParams, TResult}(string, Func{TParams, CancellationToken, ValueTask{TResult}}, JsonTypeInfo{TParams}, JsonTypeInfo{TResult})"/>
+    public JsonRpcClient AddMethod<TParams, TResult>(
+        string method, Func<TParams, TResult> handler, JsonTypeInfo<TParams> parameters, JsonTypeInfo<TResult> result)
+        => Added(method, Dispatcher.Add(method, handler, parameters, result));
+
+    /// <summary>Serves an async method of two parameters, bound by position (<c>[a, b]</c>) or by name.</summary>
+    /// <param name="method">The method name.</param>
+    /// <param name="name1">The first parameter's name.</param>
+    /// <param name="name2">The second parameter's name.</param>
+    /// <param name="handler">Runs on the thread pool; its token is canceled when the connection closes.</param>
+    /// <param name="type1">Metadata of the first parameter.</param>
+    /// <param name="type2">Metadata of the second parameter.</param>
+    /// <param name="result">Metadata of the result type.</param>
+    /// <returns>This client, for chaining.</returns>
+    public JsonRpcClient AddMethod<T1, T2, TResult>(
+        string method, string name1, string name2, Func<T1, T2, CancellationToken, ValueTask<TResult>> handler,
+        JsonTypeInfo<T1> type1, JsonTypeInfo<T2> type2, JsonTypeInfo<TResult> result)
+        => Added(method, Dispatcher.Add(method, name1, name2, handler, type1, type2, result));
+
+    /// <summary>Serves a synchronous method of two parameters, bound by position or by name.</summary>
+    /// <inheritdoc cref="AddMethod{T1, T2, TResult}(string, string, string, Func{T1, T2, CancellationToken, ValueTask{TResult}}, JsonTypeInfo{T1}, JsonTypeInfo{T2}, JsonTypeInfo{TResult})"/>
+    public JsonRpcClient AddMethod<T1, T2, TResult>(
+        string method, string name1, string name2, Func<T1, T2, TResult> handler,
+        JsonTypeInfo<T1> type1, JsonTypeInfo<T2> type2, JsonTypeInfo<TResult> result)
+        => Added(method, Dispatcher.Add(method, name1, name2, handler, type1, type2, result));
+
+    /// <summary>Serves an async method of three parameters, bound by position or by name.</summary>
+    /// <param name="method">The method name.</param>
+    /// <param name="name1">The first parameter's name.</param>
+    /// <param name="name2">The second parameter's name.</param>
+    /// <param name="name3">The third parameter's name.</param>
+    /// <param name="handler">Runs on the thread pool; its token is canceled when the connection closes.</param>
+    /// <param name="type1">Metadata of the first parameter.</param>
+    /// <param name="type2">Metadata of the second parameter.</param>
+    /// <param name="type3">Metadata of the third parameter.</param>
+    /// <param name="result">Metadata of the result type.</param>
+    /// <returns>This client, for chaining.</returns>
+    public JsonRpcClient AddMethod<T1, T2, T3, TResult>(
+        string method, string name1, string name2, string name3, Func<T1, T2, T3, CancellationToken, ValueTask<TResult>> handler,
+        JsonTypeInfo<T1> type1, JsonTypeInfo<T2> type2, JsonTypeInfo<T3> type3, JsonTypeInfo<TResult> result)
+        => Added(method, Dispatcher.Add(method, name1, name2, name3, handler, type1, type2, type3, result));
+
+    /// <summary>
+    /// Serves a method on raw JSON: the handler gets the params exactly as sent (valid until its task completes; call
+    /// <see cref="RawJson.Detach"/> to keep them) and returns the result's JSON.
+    /// </summary>
+    /// <inheritdoc cref="AddMethod{TResult}(string, Func{CancellationToken, ValueTask{TResult}}, JsonTypeInfo{TResult})"/>
+    public JsonRpcClient AddRawMethod(string method, Func<RawJson, CancellationToken, ValueTask<RawJson>> handler)
+        => Added(method, Dispatcher.AddRaw(method, handler));
+
+    /// <summary>Serves a method without a result, typically the target of notifications (a request gets <c>null</c>).</summary>
+    /// <inheritdoc cref="AddMethod{TParams, TResult}(string, Func{TParams, CancellationToken, ValueTask{TResult}}, JsonTypeInfo{TParams}, JsonTypeInfo{TResult})"/>
+    public JsonRpcClient AddNotificationMethod<TParams>(string method, Func<TParams, CancellationToken, ValueTask> handler, JsonTypeInfo<TParams> parameters)
+        => Added(method, Dispatcher.AddNotification(method, handler, parameters));
+
+    /// <summary>
+    /// Serves any delegate, its parameters bound by position or by name with <see cref="JsonRpcClientOptions.SerializerOptions"/>;
+    /// a <see cref="CancellationToken"/> parameter gets the call's token, and a task result is awaited.
+    /// </summary>
+    /// <example><c>client.AddMethod("add", (int a, int b) => a + b);</c></example>
+    /// <inheritdoc cref="AddMethod{TResult}(string, Func{CancellationToken, ValueTask{TResult}}, JsonTypeInfo{TResult})"/>
+    [RequiresUnreferencedCode(ReflectionMessage)]
+    [RequiresDynamicCode(DynamicCodeMessage)]
+    public JsonRpcClient AddMethod(string method, Delegate handler)
+        => Added(method, Dispatcher.Add(method, handler));
+
+    private JsonRpcClient Added(string method, JsonRpcDispatcher dispatcher)
+    {
+        if (_name is not null && dispatcher.Contains(method))
+        {
+            _ = AnnounceInBackgroundAsync(method);
+        }
+
+        return this;
+    }
+
+    private async Task AnnounceInBackgroundAsync(string method)
+    {
+        try
+        {
+            await AnnounceMethodsAsync(_disposing.Token).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (!_disposing.IsCancellationRequested)
+        {
+            Log.AnnounceFailed(_logger, method, ex);
+        }
+        catch (OperationCanceledException)
+        {
+            // Disposed.
+        }
+    }
+
+    /// <summary>A request or notification from the peer: an event to queue, or a call of a served method to run.</summary>
+    private void OnIncomingCall(ClientConnection connection, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
+    {
+        if (info.Kind == JsonRpcMessageKind.Notification && TryFindSubscription(message, info, out var subscription))
+        {
+            subscription.Enqueue(info.HasParams ? message[info.Params] : default);
+            return;
+        }
+
+        if (_dispatcher is not { } dispatcher)
+        {
+            if (info.Kind == JsonRpcMessageKind.Request)
+            {
+                SendError(connection, message[info.IdToken], JsonRpcErrorCodes.MethodNotFound, "Method not found");
+            }
+
+            return;
+        }
+
+        ThreadPool.UnsafeQueueUserWorkItem(new IncomingCall(dispatcher, connection, _logger, message, info), preferLocal: false);
+    }
+
+    /// <summary>Runs a router built-in method that takes one named string, e.g. <c>subscribe {"event": …}</c>.</summary>
+    private ValueTask<bool> CallBuiltInAsync(ClientConnection? connection, string method, System.Text.Json.JsonEncodedText key, string value, CancellationToken cancellationToken)
+        => InvokeCoreAsync<NamedStringParams, bool, IgnoredResult>(connection, method, new NamedStringParams(key, value), default, cancellationToken);
+
+    /// <summary>Restores the registration, the methods and the subscriptions on a new connection, before it becomes current.</summary>
+    private async Task<(int Methods, int Events)> RestoreAsync(ClientConnection connection, CancellationToken cancellationToken)
+    {
+        _announced.Clear();
+        var methods = 0;
+        if (_name is { } name)
+        {
+            await InvokeCoreAsync<RegisterParams, bool, IgnoredResult>(
+                connection, RouterMethods.RegisterClient, new RegisterParams(name, _options.AccessToken), default, cancellationToken).ConfigureAwait(false);
+            foreach (var method in Methods)
+            {
+                await CallBuiltInAsync(connection, RouterMethods.RegisterMethod, NamedStringParams.Method, method, cancellationToken).ConfigureAwait(false);
+                _announced[method] = true;
+                methods++;
+            }
+        }
+
+        var events = 0;
+        foreach (var eventName in _subscriptions.Keys)
+        {
+            await CallBuiltInAsync(connection, RouterMethods.Subscribe, NamedStringParams.Event, eventName, cancellationToken).ConfigureAwait(false);
+            events++;
+        }
+
+        return (methods, events);
+    }
+}

@@ -1,0 +1,41 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using JsonRpc.Protocol;
+
+namespace JsonRpc.Serialization;
+
+/// <summary>
+/// Lets <see cref="RawJson"/> be a member of your own types: it reads the member's value as its exact bytes (checked
+/// as strictly as a message) and writes them back untouched; an absent value writes <c>null</c>.
+/// </summary>
+public sealed class RawJsonConverter : JsonConverter<RawJson>
+{
+    /// <inheritdoc/>
+    public override bool HandleNull => true;
+
+    /// <inheritdoc/>
+    public override RawJson Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
+    {
+        var bytes = Utf8JsonReaderAccess.CopyValue(ref reader);
+        var maxDepth = options.MaxDepth == 0 ? JsonRpcReaderOptions.DefaultMaxDepth : options.MaxDepth;
+        if (!JsonRpcMessageReader.TryValidateValue(bytes, maxDepth, out _, out var error))
+        {
+            throw new JsonRpcProtocolException(error.Code, error.Detail);
+        }
+
+        return RawJson.FromTrustedUtf8(bytes);
+    }
+
+    /// <inheritdoc/>
+    public override void Write(Utf8JsonWriter writer, RawJson value, JsonSerializerOptions options)
+    {
+        if (value.IsEmpty)
+        {
+            writer.WriteNullValue();
+        }
+        else
+        {
+            writer.WriteRawValue(value.Span, skipInputValidation: true);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+using Microsoft.Extensions.Logging;
+
+namespace JsonRpc.Server.Diagnostics;
+
+/// <summary>The router's structured log events, source-generated.</summary>
+internal static partial class RouterLog
+{
+    [LoggerMessage(1, LogLevel.Information, "Connection {ConnectionId} opened from {RemoteEndPoint}.")]
+    public static partial void ConnectionOpened(ILogger logger, string connectionId, string? remoteEndPoint);
+
+    [LoggerMessage(2, LogLevel.Information, "Connection {ConnectionId} ({ClientName}) closed: {Reason}.")]
+    public static partial void ConnectionClosed(ILogger logger, string connectionId, string? clientName, CloseReason reason);
+
+    [LoggerMessage(3, LogLevel.Warning, "Connection {ConnectionId} refused: {Limit} connections are open.")]
+    public static partial void ConnectionRejected(ILogger logger, string connectionId, int limit);
+
+    [LoggerMessage(4, LogLevel.Information, "Connection {ConnectionId} registered as {ClientName}.")]
+    public static partial void ClientRegistered(ILogger logger, string connectionId, string clientName);
+
+    [LoggerMessage(5, LogLevel.Warning, "Connection {ConnectionId} registration refused: {Reason}.")]
+    public static partial void RegistrationRefused(ILogger logger, string connectionId, string reason);
+
+    [LoggerMessage(6, LogLevel.Debug, "{ClientName} provides {Method}.")]
+    public static partial void MethodRegistered(ILogger logger, string clientName, string method);
+
+    [LoggerMessage(7, LogLevel.Debug, "{ClientName} no longer provides {Method}.")]
+    public static partial void MethodUnregistered(ILogger logger, string clientName, string method);
+
+    [LoggerMessage(8, LogLevel.Debug, "{ClientName} subscribed to {Event}.")]
+    public static partial void Subscribed(ILogger logger, string clientName, string @event);
+
+    [LoggerMessage(9, LogLevel.Debug, "Connection {ConnectionId} sent an invalid message ({Code}): {Detail}")]
+    public static partial void InvalidMessage(ILogger logger, string connectionId, int code, string detail);
+
+    [LoggerMessage(10, LogLevel.Warning, "Connection {ConnectionId} sent a message over the {Limit}-byte limit; closing it.")]
+    public static partial void MessageTooLarge(ILogger logger, string connectionId, int limit);
+
+    [LoggerMessage(11, LogLevel.Warning, "Connection {ConnectionId} ({ClientName}) fell {Limit} bytes behind in reading; dropping it.")]
+    public static partial void OutboundLimitExceeded(ILogger logger, string connectionId, string? clientName, int limit);
+
+    [LoggerMessage(12, LogLevel.Debug, "Call {RouterId} to {ClientName} timed out.")]
+    public static partial void CallTimedOut(ILogger logger, long routerId, string? clientName);
+
+    [LoggerMessage(13, LogLevel.Debug, "Connection {ConnectionId} ({ClientName}) sent an answer to no call of its own; dropped.")]
+    public static partial void AnswerDropped(ILogger logger, string connectionId, string? clientName);
+
+    [LoggerMessage(14, LogLevel.Information, "Router shutting down: {Pending} calls pending, {Connections} connections open.")]
+    public static partial void ShuttingDown(ILogger logger, long pending, long connections);
+
+    [LoggerMessage(15, LogLevel.Error, "Connection {ConnectionId} failed.")]
+    public static partial void ConnectionFailed(ILogger logger, string connectionId, Exception exception);
+
+    [LoggerMessage(16, LogLevel.Error, "Host method {Method} failed.")]
+    public static partial void ServerMethodFailed(ILogger logger, string method, Exception exception);
+
+    [LoggerMessage(17, LogLevel.Information, "JSON-RPC router listening on {Endpoint}{Tls}.")]
+    public static partial void Listening(ILogger logger, string endpoint, string tls);
+}

@@ -1,0 +1,91 @@
+using System.Net;
+using System.Security.Cryptography.X509Certificates;
+using JsonRpc.Server;
+using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+
+namespace Microsoft.AspNetCore.Hosting;
+
+/// <summary>Puts the JSON-RPC router on Kestrel endpoints.</summary>
+public static class JsonRpcRouterKestrelExtensions
+{
+    /// <summary>
+    /// Serves this endpoint with the JSON-RPC router (registered with <c>services.AddJsonRpcRouter()</c>), beside any
+    /// HTTP endpoints of the app. Call <c>UseHttps</c> before it for TLS.
+    /// </summary>
+    public static ListenOptions UseJsonRpcRouter(this ListenOptions listenOptions)
+    {
+        ArgumentNullException.ThrowIfNull(listenOptions);
+        listenOptions.UseConnectionHandler<JsonRpcConnectionHandler>();
+        return listenOptions;
+    }
+
+    /// <summary>
+    /// Listens on <see cref="JsonRpcRouterOptions.Host"/>:<see cref="JsonRpcRouterOptions.Port"/> and serves it with
+    /// the router, over TLS when a certificate is configured (Kestrel's own HTTPS connection middleware).
+    /// </summary>
+    public static KestrelServerOptions ListenJsonRpcRouter(this KestrelServerOptions kestrel)
+    {
+        ArgumentNullException.ThrowIfNull(kestrel);
+        var options = kestrel.ApplicationServices.GetRequiredService<IOptions<JsonRpcRouterOptions>>().Value;
+        var certificate = LoadCertificate(options);
+        void Configure(ListenOptions listen)
+        {
+            if (certificate is not null)
+            {
+                listen.UseHttps(certificate);
+            }
+
+            listen.UseJsonRpcRouter();
+        }
+
+        switch (options.Host)
+        {
+            case "*" or "0.0.0.0" or "::" or "[::]":
+                kestrel.ListenAnyIP(options.Port, Configure);
+                break;
+            case "localhost":
+                kestrel.ListenLocalhost(options.Port, Configure);
+                break;
+            default:
+                var host = options.Host.Trim('[', ']');
+                if (!IPAddress.TryParse(host, out var address))
+                {
+                    throw new InvalidOperationException($"JsonRpcRouter:Host '{options.Host}' is not an IP address, 'localhost' or '*'.");
+                }
+
+                kestrel.Listen(address, options.Port, Configure);
+                break;
+        }
+
+        return kestrel;
+    }
+
+    /// <summary>The configured certificate: given in code, or loaded from a PKCS#12 or PEM file.</summary>
+    internal static X509Certificate2? LoadCertificate(JsonRpcRouterOptions options)
+    {
+        if (options.Certificate is not null)
+        {
+            return options.Certificate;
+        }
+
+        if (string.IsNullOrEmpty(options.CertificatePath))
+        {
+            return null;
+        }
+
+        var path = options.CertificatePath;
+        var extension = Path.GetExtension(path);
+        if (extension.Equals(".pem", StringComparison.OrdinalIgnoreCase) || extension.Equals(".crt", StringComparison.OrdinalIgnoreCase))
+        {
+            var pem = string.IsNullOrEmpty(options.CertificatePassword)
+                ? X509Certificate2.CreateFromPemFile(path, options.CertificateKeyPath)
+                : X509Certificate2.CreateFromEncryptedPemFile(path, options.CertificatePassword, options.CertificateKeyPath);
+            return pem;
+        }
+
+        return X509CertificateLoader.LoadPkcs12FromFile(path, options.CertificatePassword);
+    }
+}

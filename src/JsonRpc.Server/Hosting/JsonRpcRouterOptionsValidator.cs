@@ -1,0 +1,75 @@
+using Microsoft.Extensions.Options;
+
+namespace JsonRpc.Server;
+
+/// <summary>Refuses settings that cannot work, with a message naming the setting.</summary>
+internal sealed class JsonRpcRouterOptionsValidator : IValidateOptions<JsonRpcRouterOptions>
+{
+    public ValidateOptionsResult Validate(string? name, JsonRpcRouterOptions options)
+    {
+        List<string>? failures = null;
+        void Fail(string message) => (failures ??= []).Add(message);
+
+        if (options.Port is < 0 or > 65535)
+        {
+            Fail($"Port must be 0..65535 (was {options.Port}).");
+        }
+
+        if (string.IsNullOrWhiteSpace(options.Host))
+        {
+            Fail("Host must be an IP address, 'localhost' or '*'.");
+        }
+
+        if (options.KeepAliveTimeout < TimeSpan.Zero)
+        {
+            Fail("KeepAliveTimeout must not be negative.");
+        }
+
+        if (options.RegistrationTimeout <= TimeSpan.Zero && options.RequireRegistration)
+        {
+            Fail("RegistrationTimeout must be positive when RequireRegistration is on.");
+        }
+
+        if (options.CallTimeout < TimeSpan.Zero)
+        {
+            Fail("CallTimeout must not be negative.");
+        }
+
+        if (options.ShutdownTimeout < TimeSpan.Zero)
+        {
+            Fail("ShutdownTimeout must not be negative.");
+        }
+
+        if (options.MaxMessageSize < 64)
+        {
+            Fail($"MaxMessageSize must be at least 64 bytes (was {options.MaxMessageSize}).");
+        }
+
+        if (options.MaxConnections < 1)
+        {
+            Fail("MaxConnections must be at least 1.");
+        }
+
+        if (options.MaxPendingCallsPerConnection < 1)
+        {
+            Fail("MaxPendingCallsPerConnection must be at least 1.");
+        }
+
+        if (options.MaxDepth is < 2 or > 4096)
+        {
+            Fail($"MaxDepth must be 2..4096 (was {options.MaxDepth}).");
+        }
+
+        if (options.MaxOutboundBufferSize < options.MaxMessageSize)
+        {
+            Fail("MaxOutboundBufferSize must be at least MaxMessageSize.");
+        }
+
+        if (options.AccessToken is { Length: 0 })
+        {
+            Fail("AccessToken must not be empty; leave it unset for no token.");
+        }
+
+        return failures is null ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+}

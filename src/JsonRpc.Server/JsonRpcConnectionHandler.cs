@@ -1,0 +1,26 @@
+using Microsoft.AspNetCore.Connections;
+
+namespace JsonRpc.Server;
+
+/// <summary>
+/// Serves Kestrel connections with the <see cref="JsonRpcRouter"/>: a thin adapter that hands the connection's
+/// transport pipes to the router's transport-agnostic connection loop. Added by <c>listenOptions.UseJsonRpcRouter()</c>.
+/// </summary>
+public sealed class JsonRpcConnectionHandler : ConnectionHandler
+{
+    private readonly JsonRpcRouter _router;
+
+    /// <summary>Creates the handler for <paramref name="router"/>.</summary>
+    public JsonRpcConnectionHandler(JsonRpcRouter router)
+    {
+        ArgumentNullException.ThrowIfNull(router);
+        _router = router;
+    }
+
+    /// <inheritdoc/>
+    public override Task OnConnectedAsync(ConnectionContext connection)
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        return _router.RunConnectionAsync(connection.Transport, connection.ConnectionId, connection.RemoteEndPoint?.ToString(), connection.Abort);
+    }
+}

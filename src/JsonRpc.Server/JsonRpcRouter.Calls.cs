@@ -1,0 +1,84 @@
+using JsonRpc.Server.Diagnostics;
+using JsonRpc.Server.RouterProtocol;
+using JsonRpc.Server.Routing;
+
+namespace JsonRpc.Server;
+
+public sealed partial class JsonRpcRouter
+{
+    private const int PoolSize = 16 * 1024;
+    private readonly ObjectStack<PendingCall> _callPool = new(PoolSize);
+    private readonly ObjectStack<BatchReply> _batchPool = new(1024);
+    private readonly List<PendingCall> _expired = [];
+    private long _nextRouterId;
+
+    internal BatchReply BeginBatch(RouterConnection caller)
+    {
+        var batch = _batchPool.Rent();
+        batch.Begin(caller, _batchPool);
+        return batch;
+    }
+
+    internal PendingCall RentCall(RouterConnection caller, ReadOnlySpan<byte> callerId, BatchReply? batch)
+    {
+        var call = _callPool.Rent();
+        call.Initialize(caller, callerId, batch, Interlocked.Increment(ref _nextRouterId));
+        call.Deadline = _callTimeoutMs > 0 ? Environment.TickCount64 + _callTimeoutMs : long.MaxValue;
+        Interlocked.Increment(ref Counters.PendingCalls);
+        return call;
+    }
+
+    /// <summary>Delivers the provider's answer to the caller under the caller's own id; nothing else changes.</summary>
+    internal void CompleteCall(PendingCall call, ReadOnlySpan<byte> answer, Range idToken)
+    {
+        if (call.Batch is { } batch)
+        {
+            batch.CompleteSpliced(answer, idToken, call.CallerId);
+        }
+        else
+        {
+            call.Caller.Send(ReplyWriter.Splice(answer, idToken, call.CallerId));
+        }
+
+        Release(call);
+    }
+
+    /// <summary>Answers the caller with an error instead.</summary>
+    internal void FailCall(PendingCall call, int code, string message, string? data = null)
+    {
+        Interlocked.Increment(ref Counters.Errors);
+        ReplyWriter.Error(call.Caller, call.Batch, call.CallerId, code, message, data, announced: true);
+        Release(call);
+    }
+
+    private void Release(PendingCall call)
+    {
+        call.Caller.CallFinished();
+        Interlocked.Decrement(ref Counters.PendingCalls);
+        call.Clear();
+        _callPool.Return(call);
+    }
+
+    /// <summary>Fails every routed call whose provider has not answered by its deadline. Runs on the timer only.</summary>
+    private void SweepTimeouts(long now)
+    {
+        if (_callTimeoutMs <= 0 || Volatile.Read(ref Counters.PendingCalls) == 0)
+        {
+            return;
+        }
+
+        foreach (var provider in _connections.Keys)
+        {
+            provider.TakeExpired(now, _expired);
+            foreach (var call in _expired)
+            {
+                Interlocked.Increment(ref Counters.Timeouts);
+                RouterLog.CallTimedOut(Logger, call.RouterId, provider.Name);
+                FailCall(call, RouterErrorCodes.CallTimeout, "Call timed out",
+                    $"'{provider.Name}' did not answer within {_callTimeoutMs} ms.");
+            }
+
+            _expired.Clear();
+        }
+    }
+}

@@ -1,0 +1,226 @@
+using System.Text.Json;
+using JsonRpc.Server.RouterProtocol;
+using JsonRpc.Server.Routing;
+
+namespace JsonRpc.Server;
+
+public sealed partial class JsonRpcRouter
+{
+    // Guards every change to who is registered, provides or subscribes to what. Routing itself reads without it.
+    private readonly Lock _registryLock = new();
+    private readonly Dictionary<string, RouterConnection> _clients = new(StringComparer.Ordinal);
+
+    internal bool TryRegisterClient(RouterConnection connection, string name)
+    {
+        lock (_registryLock)
+        {
+            if (!_clients.TryAdd(name, connection))
+            {
+                return false;
+            }
+
+            connection.SetName(name);
+            Interlocked.Increment(ref Counters.RegisteredClients);
+            return true;
+        }
+    }
+
+    /// <summary>Whether clients may not use <paramref name="nameUtf8"/>: the router's own and the host's methods.</summary>
+    internal bool IsReserved(ReadOnlySpan<byte> nameUtf8)
+        => BuiltInMethods.Match(nameUtf8) != BuiltInMethod.None || IsServerMethod(nameUtf8);
+
+    internal void AddProvider(RouterConnection connection, byte[] nameUtf8)
+    {
+        lock (_registryLock)
+        {
+            var route = Routes.GetOrAdd(nameUtf8, 0, static (key, _) => new RouteEntry(key));
+            if (route.AddProvider(connection))
+            {
+                connection.Provided.Add(route);
+                Interlocked.Increment(ref Counters.Providers);
+                if (route.Providers.Length == 1)
+                {
+                    Interlocked.Increment(ref Counters.Methods);
+                }
+            }
+        }
+    }
+
+    internal bool RemoveProvider(RouterConnection connection, byte[] nameUtf8)
+    {
+        lock (_registryLock)
+        {
+            if (!Routes.TryGetValue(nameUtf8, out var route) || !RemoveProvider(connection, route))
+            {
+                return false;
+            }
+
+            connection.Provided.Remove(route);
+            return true;
+        }
+    }
+
+    internal void AddSubscriber(RouterConnection connection, byte[] nameUtf8)
+    {
+        lock (_registryLock)
+        {
+            var route = Routes.GetOrAdd(nameUtf8, 0, static (key, _) => new RouteEntry(key));
+            if (route.AddSubscriber(connection))
+            {
+                connection.Subscribed.Add(route);
+                Interlocked.Increment(ref Counters.Subscriptions);
+            }
+        }
+    }
+
+    internal bool RemoveSubscriber(RouterConnection connection, byte[] nameUtf8)
+    {
+        lock (_registryLock)
+        {
+            if (!Routes.TryGetValue(nameUtf8, out var route) || !RemoveSubscriber(connection, route))
+            {
+                return false;
+            }
+
+            connection.Subscribed.Remove(route);
+            return true;
+        }
+    }
+
+    /// <summary>Forgets everything a closing connection registered.</summary>
+    internal void Unregister(RouterConnection connection)
+    {
+        lock (_registryLock)
+        {
+            foreach (var route in connection.Provided)
+            {
+                RemoveProvider(connection, route);
+            }
+
+            foreach (var route in connection.Subscribed)
+            {
+                RemoveSubscriber(connection, route);
+            }
+
+            connection.Provided.Clear();
+            connection.Subscribed.Clear();
+            if (connection.Name is { } name && _clients.TryGetValue(name, out var holder) && holder == connection)
+            {
+                _clients.Remove(name);
+                Interlocked.Decrement(ref Counters.RegisteredClients);
+            }
+        }
+    }
+
+    // Under the registry lock.
+    private bool RemoveProvider(RouterConnection connection, RouteEntry route)
+    {
+        if (!route.RemoveProvider(connection))
+        {
+            return false;
+        }
+
+        Interlocked.Decrement(ref Counters.Providers);
+        if (route.Providers.Length == 0)
+        {
+            Interlocked.Decrement(ref Counters.Methods);
+        }
+
+        DropIfEmpty(route);
+        return true;
+    }
+
+    // Under the registry lock.
+    private bool RemoveSubscriber(RouterConnection connection, RouteEntry route)
+    {
+        if (!route.RemoveSubscriber(connection))
+        {
+            return false;
+        }
+
+        Interlocked.Decrement(ref Counters.Subscriptions);
+        DropIfEmpty(route);
+        return true;
+    }
+
+    private void DropIfEmpty(RouteEntry route)
+    {
+        if (route.IsEmpty)
+        {
+            Routes.Remove(route.NameUtf8, route);
+        }
+    }
+
+    /// <summary>
+    /// Writes the <c>list_methods</c> result: <c>[{"method":"add","providers":["calc-1","calc-2"]},
+    /// {"method":"time","providers":[],"server":true}]</c>, sorted by method name.
+    /// </summary>
+    internal void WriteMethodList(Utf8JsonWriter writer)
+    {
+        var routes = new List<RouteEntry>();
+        Routes.CopyValuesTo(routes);
+        var entries = new List<(string Method, RouterConnection[]? Providers)>(routes.Count);
+        foreach (var route in routes)
+        {
+            var providers = route.Providers;
+            if (providers.Length > 0)
+            {
+                entries.Add((route.Name, providers));
+            }
+        }
+
+        AddServerMethodNames(entries);
+        entries.Sort(static (a, b) => string.CompareOrdinal(a.Method, b.Method));
+
+        writer.WriteStartArray();
+        foreach (var (method, providers) in entries)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("method"u8, method);
+            writer.WriteStartArray("providers"u8);
+            foreach (var provider in providers ?? [])
+            {
+                writer.WriteStringValue(provider.Name);
+            }
+
+            writer.WriteEndArray();
+            if (providers is null)
+            {
+                writer.WriteBoolean("server"u8, true);
+            }
+
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+    }
+
+    /// <summary>Writes the <c>get_server_stats</c> result: every counter, under snake_case names.</summary>
+    internal void WriteStats(Utf8JsonWriter writer)
+    {
+        var s = Counters.Snapshot();
+        writer.WriteStartObject();
+        writer.WriteNumber("connections"u8, s.Connections);
+        writer.WriteNumber("connections_total"u8, s.ConnectionsTotal);
+        writer.WriteNumber("connections_rejected"u8, s.ConnectionsRejected);
+        writer.WriteNumber("registered_clients"u8, s.RegisteredClients);
+        writer.WriteNumber("methods"u8, s.Methods);
+        writer.WriteNumber("providers"u8, s.Providers);
+        writer.WriteNumber("subscriptions"u8, s.Subscriptions);
+        writer.WriteNumber("pending_calls"u8, s.PendingCalls);
+        writer.WriteNumber("messages_in"u8, s.MessagesIn);
+        writer.WriteNumber("messages_out"u8, s.MessagesOut);
+        writer.WriteNumber("bytes_in"u8, s.BytesIn);
+        writer.WriteNumber("bytes_out"u8, s.BytesOut);
+        writer.WriteNumber("calls_routed"u8, s.CallsRouted);
+        writer.WriteNumber("notifications_routed"u8, s.NotificationsRouted);
+        writer.WriteNumber("events_published"u8, s.EventsPublished);
+        writer.WriteNumber("events_delivered"u8, s.EventsDelivered);
+        writer.WriteNumber("server_calls"u8, s.ServerCalls);
+        writer.WriteNumber("errors"u8, s.Errors);
+        writer.WriteNumber("timeouts"u8, s.Timeouts);
+        writer.WriteNumber("answers_dropped"u8, s.AnswersDropped);
+        writer.WriteNumber("uptime_ms"u8, (long)s.Uptime.TotalMilliseconds);
+        writer.WriteEndObject();
+    }
+}

@@ -1,0 +1,173 @@
+using System.Collections.Concurrent;
+using System.Diagnostics.Metrics;
+using System.IO.Pipelines;
+using System.Security.Cryptography;
+using System.Text;
+using JsonRpc.Dispatch;
+using JsonRpc.Server.Diagnostics;
+using JsonRpc.Framing;
+using JsonRpc.Server.Routing;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Options;
+
+namespace JsonRpc.Server;
+
+/// <summary>
+/// The JSON-RPC 2.0 router: clients register themselves and the methods they provide, call each other's methods
+/// through it, and publish and subscribe to events; the host can add methods of its own. Transport-agnostic: serve it
+/// on Kestrel with <c>listenOptions.UseJsonRpcRouter()</c>, or hand it any <see cref="IDuplexPipe"/> with
+/// <see cref="RunConnectionAsync(IDuplexPipe, string?, CancellationToken)"/>.
+/// </summary>
+public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
+{
+    private readonly RouterMetrics _metrics;
+    private readonly byte[]? _accessTokenHash;
+    private readonly ConcurrentDictionary<RouterConnection, byte> _connections = new();
+    private int _connectionIds;
+
+    /// <summary>Creates a router with the given settings.</summary>
+    /// <exception cref="OptionsValidationException">A setting cannot work; the message says which.</exception>
+    public JsonRpcRouter(IOptions<JsonRpcRouterOptions> options, ILoggerFactory? loggerFactory = null, IMeterFactory? meterFactory = null)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        Options = options.Value;
+        var validation = new JsonRpcRouterOptionsValidator().Validate(Microsoft.Extensions.Options.Options.DefaultName, Options);
+        if (validation.Failed)
+        {
+            throw new OptionsValidationException(Microsoft.Extensions.Options.Options.DefaultName, typeof(JsonRpcRouterOptions), validation.Failures);
+        }
+
+        Logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger<JsonRpcRouter>();
+        _metrics = new RouterMetrics(Counters, meterFactory);
+        DefaultFramer = new NewlineDelimitedFramer(Options.MaxMessageSize);
+        Methods = new JsonRpcDispatcher(new JsonRpcDispatcherOptions { MaxDepth = Options.MaxDepth });
+        if (Options.AccessToken is { } token)
+        {
+            _accessTokenHash = SHA256.HashData(Encoding.UTF8.GetBytes(token));
+        }
+
+        _timer = StartTimer();
+    }
+
+    /// <summary>The settings in force. Read as the router runs: change them only before it serves connections.</summary>
+    public JsonRpcRouterOptions Options { get; }
+
+    internal ILogger Logger { get; }
+
+    internal RouterCounters Counters { get; } = new();
+
+    internal IJsonRpcFramer DefaultFramer { get; }
+
+    /// <summary>Everything routed by name: methods and their providers, events and their subscribers.</summary>
+    internal Utf8Map<RouteEntry> Routes { get; } = new();
+
+    /// <summary>A snapshot of the router's counters, the same that <c>get_server_stats</c> returns.</summary>
+    public JsonRpcRouterStats GetStats() => Counters.Snapshot();
+
+    /// <summary>
+    /// Serves one client over <paramref name="transport"/> until either side closes it or
+    /// <paramref name="cancellationToken"/> is cancelled; then completes both ends of the pipe.
+    /// </summary>
+    public async Task RunConnectionAsync(IDuplexPipe transport, string? connectionId = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(transport);
+        RouterConnection? connection = null;
+        await using var registration = cancellationToken.Register(() => Volatile.Read(ref connection)?.Close(CloseReason.ShuttingDown)).ConfigureAwait(false);
+        await RunConnectionAsync(transport, connectionId, null, null, c => Volatile.Write(ref connection, c)).ConfigureAwait(false);
+    }
+
+    /// <summary>Serves one client; <paramref name="abort"/> tears the transport down at once (Kestrel's Abort).</summary>
+    internal async Task RunConnectionAsync(IDuplexPipe transport, string? connectionId, string? remoteEndPoint, Action? abort, Action<RouterConnection>? started = null)
+    {
+        connectionId ??= "router-" + Interlocked.Increment(ref _connectionIds).ToString(System.Globalization.CultureInfo.InvariantCulture);
+        if (Interlocked.Increment(ref Counters.Connections) > Options.MaxConnections || IsShuttingDown)
+        {
+            Interlocked.Decrement(ref Counters.Connections);
+            await RejectAsync(transport, connectionId).ConfigureAwait(false);
+            return;
+        }
+
+        Interlocked.Increment(ref Counters.ConnectionsTotal);
+        var connection = new RouterConnection(this, transport, connectionId, remoteEndPoint, abort);
+        _connections.TryAdd(connection, 0);
+        try
+        {
+            started?.Invoke(connection);
+            await connection.RunAsync().ConfigureAwait(false);
+        }
+        finally
+        {
+            _connections.TryRemove(connection, out _);
+            Interlocked.Decrement(ref Counters.Connections);
+        }
+    }
+
+    /// <summary>Answers a connection over the limit (or during shutdown) with an error, then closes it.</summary>
+    private async Task RejectAsync(IDuplexPipe transport, string connectionId)
+    {
+        Interlocked.Increment(ref Counters.ConnectionsRejected);
+        Interlocked.Increment(ref Counters.Errors);
+        var shuttingDown = IsShuttingDown;
+        if (!shuttingDown)
+        {
+            RouterLog.ConnectionRejected(Logger, connectionId, Options.MaxConnections);
+        }
+
+        var buffer = new PooledBufferWriter();
+        var writer = new System.Text.Json.Utf8JsonWriter(buffer);
+        writer.WriteStartObject();
+        writer.WriteString("jsonrpc"u8, "2.0"u8);
+        writer.WriteNull("id"u8);
+        writer.WriteStartObject("error"u8);
+        writer.WriteNumber("code"u8, shuttingDown ? RouterErrorCodes.ShuttingDown : RouterErrorCodes.TooManyConnections);
+        writer.WriteString("message"u8, shuttingDown ? "Server shutting down" : "Too many connections");
+        writer.WriteEndObject();
+        writer.WriteEndObject();
+        writer.Flush();
+        try
+        {
+            DefaultFramer.WriteMessage(transport.Output, buffer.WrittenSpan);
+            await transport.Output.FlushAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(2)).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is IOException or OperationCanceledException or TimeoutException or InvalidOperationException)
+        {
+            // The client is gone or not reading: closing is all that is left.
+        }
+        finally
+        {
+            buffer.Reset();
+            await transport.Input.CompleteAsync().ConfigureAwait(false);
+            await transport.Output.CompleteAsync().ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>Constant-time check of the token a client presented (hashed first, so lengths leak nothing either).</summary>
+    internal bool CheckAccessToken(string? token)
+    {
+        if (_accessTokenHash is null)
+        {
+            return true;
+        }
+
+        Span<byte> hash = stackalloc byte[SHA256.HashSizeInBytes];
+        SHA256.HashData(Encoding.UTF8.GetBytes(token ?? string.Empty), hash);
+        return CryptographicOperations.FixedTimeEquals(hash, _accessTokenHash) && token is not null;
+    }
+
+    /// <summary>Stops the timer and the metrics. Does not close connections: use <see cref="ShutdownAsync"/> for that.</summary>
+    public void Dispose()
+    {
+        _timer.Dispose();
+        _metrics.Dispose();
+        _stopping.Dispose();
+    }
+
+    /// <inheritdoc cref="Dispose"/>
+    public async ValueTask DisposeAsync()
+    {
+        await _timer.DisposeAsync().ConfigureAwait(false);
+        _metrics.Dispose();
+        _stopping.Dispose();
+    }
+}

@@ -1,0 +1,37 @@
+namespace JsonRpc.Server;
+
+/// <summary>
+/// The names of the methods the router itself answers. Clients cannot register methods or host methods under these
+/// names; every other name is free.
+/// </summary>
+public static class RouterMethods
+{
+    /// <summary><c>register_client {"name": string, "token"?: string}</c>: names the connection. Result <c>true</c>.</summary>
+    public const string RegisterClient = "register_client";
+
+    /// <summary><c>register_method {"method": string}</c>: this client provides the method. Result <c>true</c>.</summary>
+    public const string RegisterMethod = "register_method";
+
+    /// <summary><c>unregister_method {"method": string}</c>: this client stops providing it. Result: whether it did.</summary>
+    public const string UnregisterMethod = "unregister_method";
+
+    /// <summary><c>list_methods</c>: every routed method with its providers' names, and the host's own methods.</summary>
+    public const string ListMethods = "list_methods";
+
+    /// <summary><c>subscribe {"event": string}</c>: notifications named after the event reach this client. Result <c>true</c>.</summary>
+    public const string Subscribe = "subscribe";
+
+    /// <summary><c>unsubscribe {"event": string}</c>: stops them. Result: whether the client was subscribed.</summary>
+    public const string Unsubscribe = "unsubscribe";
+
+    /// <summary><c>keepAlive</c>: resets the idle timer (as any traffic does). Result <c>true</c>.</summary>
+    public const string KeepAlive = "keepAlive";
+
+    /// <summary><c>get_server_stats</c>: the router's counters (the same as its metrics).</summary>
+    public const string GetServerStats = "get_server_stats";
+
+    /// <summary>True when <paramref name="name"/> is one of the router's own methods.</summary>
+    public static bool IsBuiltIn(string name)
+        => name is RegisterClient or RegisterMethod or UnregisterMethod or ListMethods
+            or Subscribe or Unsubscribe or KeepAlive or GetServerStats;
+}

@@ -1,0 +1,118 @@
+using System.Buffers;
+using System.Text.Json;
+using JsonRpc.Serialization;
+using JsonRpc.Server.Routing;
+
+namespace JsonRpc.Server.RouterProtocol;
+
+/// <summary>
+/// Writes the router's own replies (errors, built-in results) with a <see cref="Utf8JsonWriter"/> kept per thread,
+/// into a rented buffer that is handed on without a copy. Also splices ids into forwarded messages.
+/// </summary>
+internal static class ReplyWriter
+{
+    private static ReadOnlySpan<byte> NullToken => "null"u8;
+
+    [ThreadStatic]
+    private static PooledBufferWriter? t_buffer;
+
+    [ThreadStatic]
+    private static Utf8JsonWriter? t_writer;
+
+    /// <summary>
+    /// Starts a reply <c>{"jsonrpc":"2.0","id":…</c>; the caller writes the rest and calls <see cref="Finish"/>.
+    /// An empty <paramref name="idToken"/> writes <c>null</c>.
+    /// </summary>
+    public static Utf8JsonWriter Begin(ReadOnlySpan<byte> idToken)
+    {
+        var buffer = t_buffer ??= new PooledBufferWriter();
+        var writer = t_writer;
+        if (writer is null)
+        {
+            writer = t_writer = new Utf8JsonWriter(buffer, JsonRpcMessageWriter.WriterOptions);
+        }
+        else
+        {
+            writer.Reset(buffer);
+        }
+
+        writer.WriteStartObject();
+        writer.WriteString("jsonrpc"u8, "2.0"u8);
+        writer.WritePropertyName("id"u8);
+        writer.WriteRawValue(idToken.IsEmpty ? NullToken : idToken, skipInputValidation: true);
+        return writer;
+    }
+
+    /// <summary>Ends the reply and delivers it: straight to <paramref name="caller"/>, or into <paramref name="batch"/>.</summary>
+    public static void Finish(Utf8JsonWriter writer, RouterConnection caller, BatchReply? batch, bool announced = false)
+    {
+        writer.WriteEndObject();
+        writer.Flush();
+        var buffer = t_buffer!;
+        if (batch is null)
+        {
+            caller.Send(buffer.Detach());
+        }
+        else
+        {
+            if (announced)
+            {
+                batch.Complete(buffer.WrittenSpan);
+            }
+            else
+            {
+                batch.Add(buffer.WrittenSpan);
+            }
+
+            buffer.Reset();
+        }
+    }
+
+    /// <summary>Sends <c>{"jsonrpc":"2.0","id":…,"error":{"code":…,"message":…,"data":…}}</c>.</summary>
+    public static void Error(RouterConnection caller, BatchReply? batch, ReadOnlySpan<byte> idToken, int code, string message, string? data = null, bool announced = false)
+    {
+        var writer = Begin(idToken);
+        writer.WritePropertyName("error"u8);
+        writer.WriteStartObject();
+        writer.WriteNumber("code"u8, code);
+        writer.WriteString("message"u8, message);
+        if (data is not null)
+        {
+            writer.WriteString("data"u8, data);
+        }
+
+        writer.WriteEndObject();
+        Finish(writer, caller, batch, announced);
+    }
+
+    /// <summary>Sends <c>{"jsonrpc":"2.0","id":…,"result":true|false}</c>.</summary>
+    public static void Result(RouterConnection caller, BatchReply? batch, ReadOnlySpan<byte> idToken, bool value)
+    {
+        var writer = Begin(idToken);
+        writer.WriteBoolean("result"u8, value);
+        Finish(writer, caller, batch);
+    }
+
+    /// <summary>
+    /// Copies <paramref name="message"/> into a rented buffer with the token at <paramref name="idToken"/> replaced by
+    /// <paramref name="newId"/>; nothing else is touched.
+    /// </summary>
+    public static OutboundMessage Splice(ReadOnlySpan<byte> message, Range idToken, ReadOnlySpan<byte> newId)
+    {
+        var (start, length) = idToken.GetOffsetAndLength(message.Length);
+        var size = message.Length - length + newId.Length;
+        var buffer = ArrayPool<byte>.Shared.Rent(size);
+        message[..start].CopyTo(buffer);
+        newId.CopyTo(buffer.AsSpan(start));
+        message[(start + length)..].CopyTo(buffer.AsSpan(start + newId.Length));
+        return new OutboundMessage(buffer, size);
+    }
+
+    /// <summary>A copy of <paramref name="message"/> in a rented buffer.</summary>
+    public static OutboundMessage Copy(ReadOnlySpan<byte> message)
+    {
+        var buffer = ArrayPool<byte>.Shared.Rent(message.Length);
+        message.CopyTo(buffer);
+        return new OutboundMessage(buffer, message.Length);
+    }
+}

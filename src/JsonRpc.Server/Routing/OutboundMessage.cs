@@ -1,0 +1,15 @@
+using System.Buffers;
+
+namespace JsonRpc.Server.Routing;
+
+/// <summary>One framed-to-be message waiting for a connection's writer: a rented buffer the queue owns until written.</summary>
+internal readonly struct OutboundMessage(byte[] buffer, int length)
+{
+    public byte[] Buffer { get; } = buffer;
+
+    public int Length { get; } = length;
+
+    public ReadOnlySpan<byte> Span => Buffer.AsSpan(0, Length);
+
+    public void Return() => ArrayPool<byte>.Shared.Return(Buffer);
+}

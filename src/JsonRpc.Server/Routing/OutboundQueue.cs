@@ -1,0 +1,178 @@
+using System.Threading.Tasks.Sources;
+
+namespace JsonRpc.Server.Routing;
+
+/// <summary>
+/// The messages waiting for one connection's single writer loop: many producers (any connection's read loop, the
+/// timer, host methods), one consumer. Bounded by bytes, not count, so that memory per connection is capped whatever
+/// the message sizes; the writer waits through a reusable <see cref="IValueTaskSource{TResult}"/>, so the steady
+/// state allocates nothing.
+/// </summary>
+internal sealed class OutboundQueue : IValueTaskSource<bool>
+{
+    private readonly Lock _lock = new();
+    private readonly long _maxBytes;
+    private OutboundMessage[] _items = new OutboundMessage[16];
+    private int _head;
+    private int _count;
+    private long _bytes;
+    private bool _completed;
+    private bool _waiting;
+    private ManualResetValueTaskSourceCore<bool> _signal = new() { RunContinuationsAsynchronously = true };
+
+    public OutboundQueue(long maxBytes) => _maxBytes = maxBytes;
+
+    /// <summary>Bytes queued and not yet taken by the writer.</summary>
+    public long QueuedBytes
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _bytes;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Queues <paramref name="message"/>, taking ownership of its buffer whatever the result. One message is always
+    /// accepted into an empty queue, so a single message never exceeds the bound by more than its own size.
+    /// </summary>
+    public EnqueueResult Enqueue(OutboundMessage message)
+    {
+        var wake = false;
+        lock (_lock)
+        {
+            if (_completed)
+            {
+                message.Return();
+                return EnqueueResult.Closed;
+            }
+
+            if (_count > 0 && _bytes + message.Length > _maxBytes)
+            {
+                message.Return();
+                return EnqueueResult.Full;
+            }
+
+            if (_count == _items.Length)
+            {
+                Grow();
+            }
+
+            _items[(_head + _count) % _items.Length] = message;
+            _count++;
+            _bytes += message.Length;
+            if (_waiting)
+            {
+                _waiting = false;
+                wake = true;
+            }
+        }
+
+        if (wake)
+        {
+            _signal.SetResult(true);
+        }
+
+        return EnqueueResult.Queued;
+    }
+
+    /// <summary>Waits until a message is queued (true) or the queue is completed and empty (false). One caller at a time.</summary>
+    public ValueTask<bool> WaitAsync()
+    {
+        lock (_lock)
+        {
+            if (_count > 0)
+            {
+                return new ValueTask<bool>(true);
+            }
+
+            if (_completed)
+            {
+                return new ValueTask<bool>(false);
+            }
+
+            _signal.Reset();
+            _waiting = true;
+            return new ValueTask<bool>(this, _signal.Version);
+        }
+    }
+
+    /// <summary>Takes the oldest message; the caller then owns its buffer.</summary>
+    public bool TryDequeue(out OutboundMessage message)
+    {
+        lock (_lock)
+        {
+            if (_count == 0)
+            {
+                message = default;
+                return false;
+            }
+
+            message = _items[_head];
+            _items[_head] = default;
+            _head = (_head + 1) % _items.Length;
+            _count--;
+            _bytes -= message.Length;
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Accepts nothing more. Queued messages are still handed out, unless <paramref name="discard"/>, which returns
+    /// their buffers at once.
+    /// </summary>
+    public void Complete(bool discard)
+    {
+        var wake = false;
+        var any = false;
+        lock (_lock)
+        {
+            _completed = true;
+            if (discard)
+            {
+                while (_count > 0)
+                {
+                    _items[_head].Return();
+                    _items[_head] = default;
+                    _head = (_head + 1) % _items.Length;
+                    _count--;
+                }
+
+                _bytes = 0;
+            }
+
+            any = _count > 0;
+            if (_waiting)
+            {
+                _waiting = false;
+                wake = true;
+            }
+        }
+
+        if (wake)
+        {
+            _signal.SetResult(any);
+        }
+    }
+
+    private void Grow()
+    {
+        var items = new OutboundMessage[_items.Length * 2];
+        for (var i = 0; i < _count; i++)
+        {
+            items[i] = _items[(_head + i) % _items.Length];
+        }
+
+        _items = items;
+        _head = 0;
+    }
+
+    bool IValueTaskSource<bool>.GetResult(short token) => _signal.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource<bool>.GetStatus(short token) => _signal.GetStatus(token);
+
+    void IValueTaskSource<bool>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
+        => _signal.OnCompleted(continuation, state, token, flags);
+}

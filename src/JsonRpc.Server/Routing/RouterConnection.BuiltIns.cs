@@ -1,0 +1,186 @@
+using System.Text;
+using JsonRpc.Protocol;
+using JsonRpc.Serialization;
+using JsonRpc.Server.Diagnostics;
+using JsonRpc.Server.RouterProtocol;
+
+namespace JsonRpc.Server.Routing;
+
+internal sealed partial class RouterConnection
+{
+    // Limits on names clients choose, so that a peer cannot make the tables hold huge keys.
+    internal const int MaxClientNameLength = 256;
+    internal const int MaxRouteNameBytes = 1024;
+
+    /// <summary>Serves one of the router's own methods; <paramref name="reply"/> is false for a notification.</summary>
+    private void HandleBuiltIn(BuiltInMethod method, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> idToken, BatchReply? batch, bool reply)
+    {
+        var call = new BuiltInCall(this, idToken, batch, reply);
+        if (_router.Options.RequireRegistration && Name is null && !BuiltInMethods.AllowedBeforeRegistration(method))
+        {
+            call.Fail(RouterErrorCodes.NotRegistered, "Not registered", "Call register_client first.");
+            return;
+        }
+
+        var @params = info.HasParams ? message[info.Params] : default;
+        switch (method)
+        {
+            case BuiltInMethod.KeepAlive:
+                call.Result(true);
+                break;
+            case BuiltInMethod.GetServerStats:
+                if (reply)
+                {
+                    var writer = ReplyWriter.Begin(idToken);
+                    writer.WritePropertyName("result"u8);
+                    _router.WriteStats(writer);
+                    ReplyWriter.Finish(writer, this, batch);
+                }
+
+                break;
+            case BuiltInMethod.ListMethods:
+                if (reply)
+                {
+                    var writer = ReplyWriter.Begin(idToken);
+                    writer.WritePropertyName("result"u8);
+                    _router.WriteMethodList(writer);
+                    ReplyWriter.Finish(writer, this, batch);
+                }
+
+                break;
+            case BuiltInMethod.RegisterClient:
+                RegisterClient(@params, call);
+                break;
+            case BuiltInMethod.RegisterMethod:
+            case BuiltInMethod.UnregisterMethod:
+            case BuiltInMethod.Subscribe:
+            case BuiltInMethod.Unsubscribe:
+                ChangeRoute(method, @params, call);
+                break;
+        }
+    }
+
+    private void RegisterClient(ReadOnlySpan<byte> @params, in BuiltInCall call)
+    {
+        if (!ParamReader.TryGetString(@params, "name"u8, 0, required: true, out var name, out var problem)
+            || !ParamReader.TryGetString(@params, "token"u8, 1, required: false, out var token, out problem))
+        {
+            call.Fail(JsonRpcErrorCodes.InvalidParams, "Invalid params", problem);
+            return;
+        }
+
+        if (Name is not null)
+        {
+            call.Fail(RouterErrorCodes.AlreadyRegistered, "Already registered", $"This connection is registered as '{Name}'.");
+            return;
+        }
+
+        if (!_router.CheckAccessToken(token))
+        {
+            RouterLog.RegistrationRefused(_logger, ConnectionId, "wrong access token");
+            call.Fail(RouterErrorCodes.AccessDenied, "Access denied", "The access token is missing or wrong.");
+            Close(CloseReason.AccessDenied);
+            return;
+        }
+
+        if (name!.Length is 0 or > MaxClientNameLength)
+        {
+            call.Fail(JsonRpcErrorCodes.InvalidParams, "Invalid params", $"\"name\" must be 1 to {MaxClientNameLength} characters.");
+            return;
+        }
+
+        if (_router.IsShuttingDown)
+        {
+            call.Fail(RouterErrorCodes.ShuttingDown, "Server shutting down", null);
+            return;
+        }
+
+        if (!_router.TryRegisterClient(this, name))
+        {
+            RouterLog.RegistrationRefused(_logger, ConnectionId, $"the name '{name}' is taken");
+            call.Fail(RouterErrorCodes.NameTaken, "Name taken", $"Another connected client is registered as '{name}'.");
+            return;
+        }
+
+        RouterLog.ClientRegistered(_logger, ConnectionId, name);
+        call.Result(true);
+    }
+
+    private void ChangeRoute(BuiltInMethod method, ReadOnlySpan<byte> @params, in BuiltInCall call)
+    {
+        var isMethod = method is BuiltInMethod.RegisterMethod or BuiltInMethod.UnregisterMethod;
+        var key = isMethod ? "method"u8 : "event"u8;
+        if (!ParamReader.TryGetString(@params, key, 0, required: true, out var name, out var problem))
+        {
+            call.Fail(JsonRpcErrorCodes.InvalidParams, "Invalid params", problem);
+            return;
+        }
+
+        if (Name is null)
+        {
+            call.Fail(RouterErrorCodes.NotRegistered, "Not registered", "Call register_client first.");
+            return;
+        }
+
+        var utf8 = Encoding.UTF8.GetBytes(name!);
+        if (utf8.Length is 0 or > MaxRouteNameBytes)
+        {
+            call.Fail(JsonRpcErrorCodes.InvalidParams, "Invalid params", $"The name must be 1 to {MaxRouteNameBytes} bytes.");
+            return;
+        }
+
+        switch (method)
+        {
+            case BuiltInMethod.RegisterMethod or BuiltInMethod.Subscribe when _router.IsReserved(utf8):
+                call.Fail(RouterErrorCodes.MethodReserved, "Name reserved", $"'{name}' is one of the router's own methods.");
+                return;
+            case BuiltInMethod.RegisterMethod or BuiltInMethod.Subscribe when _router.IsShuttingDown:
+                call.Fail(RouterErrorCodes.ShuttingDown, "Server shutting down", null);
+                return;
+            case BuiltInMethod.RegisterMethod:
+                _router.AddProvider(this, utf8);
+                RouterLog.MethodRegistered(_logger, Name, name!);
+                call.Result(true);
+                return;
+            case BuiltInMethod.UnregisterMethod:
+                var removed = _router.RemoveProvider(this, utf8);
+                if (removed)
+                {
+                    RouterLog.MethodUnregistered(_logger, Name, name!);
+                }
+
+                call.Result(removed);
+                return;
+            case BuiltInMethod.Subscribe:
+                _router.AddSubscriber(this, utf8);
+                RouterLog.Subscribed(_logger, Name, name!);
+                call.Result(true);
+                return;
+            default:
+                call.Result(_router.RemoveSubscriber(this, utf8));
+                return;
+        }
+    }
+
+    /// <summary>Where a built-in method's answer goes; a notification gets none.</summary>
+    private readonly ref struct BuiltInCall(RouterConnection connection, ReadOnlySpan<byte> idToken, BatchReply? batch, bool reply)
+    {
+        private readonly ReadOnlySpan<byte> _idToken = idToken;
+
+        public void Result(bool value)
+        {
+            if (reply)
+            {
+                ReplyWriter.Result(connection, batch, _idToken, value);
+            }
+        }
+
+        public void Fail(int code, string message, string? data)
+        {
+            if (reply)
+            {
+                connection.Fail(batch, _idToken, code, message, data);
+            }
+        }
+    }
+}

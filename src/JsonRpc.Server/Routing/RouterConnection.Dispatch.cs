@@ -1,0 +1,235 @@
+using System.Buffers;
+using System.Buffers.Text;
+using JsonRpc.Protocol;
+using JsonRpc.Serialization;
+using JsonRpc.Server.Diagnostics;
+using JsonRpc.Server.RouterProtocol;
+
+namespace JsonRpc.Server.Routing;
+
+internal sealed partial class RouterConnection
+{
+    // Method names up to this length are unescaped on the stack.
+    private const int StackMethodLength = 256;
+
+    private void HandleMessage(ReadOnlySpan<byte> message)
+    {
+        var counters = _router.Counters;
+        Interlocked.Increment(ref counters.MessagesIn);
+        Interlocked.Add(ref counters.BytesIn, message.Length);
+
+        if (!JsonRpcMessageReader.TryRead(message, _router.Options.MaxDepth, out var info, out var error))
+        {
+            RefuseInvalid(message, in info, in error, batch: null);
+            return;
+        }
+
+        switch (info.Kind)
+        {
+            case JsonRpcMessageKind.Request:
+            case JsonRpcMessageKind.Notification:
+                HandleMethod(message, in info, batch: null);
+                break;
+            case JsonRpcMessageKind.Response:
+            case JsonRpcMessageKind.Error:
+                HandleAnswer(message, in info);
+                break;
+            case JsonRpcMessageKind.Batch:
+                HandleBatch(message);
+                break;
+        }
+    }
+
+    private void HandleBatch(ReadOnlySpan<byte> message)
+    {
+        // Answers to the batch's calls gather here; a batch without calls gets no reply at all.
+        BatchReply? batch = null;
+        foreach (var range in JsonRpcMessageReader.EnumerateBatch(message))
+        {
+            var element = message[range];
+            if (!JsonRpcMessageReader.TryRead(element, _router.Options.MaxDepth, out var info, out var error))
+            {
+                RefuseInvalid(element, in info, in error, batch ??= _router.BeginBatch(this));
+                continue;
+            }
+
+            switch (info.Kind)
+            {
+                case JsonRpcMessageKind.Request:
+                    HandleMethod(element, in info, batch ??= _router.BeginBatch(this));
+                    break;
+                case JsonRpcMessageKind.Notification:
+                    HandleMethod(element, in info, null);
+                    break;
+                case JsonRpcMessageKind.Response:
+                case JsonRpcMessageKind.Error:
+                    HandleAnswer(element, in info);
+                    break;
+                default:
+                    Interlocked.Increment(ref _router.Counters.Errors);
+                    ReplyWriter.Error(this, batch ??= _router.BeginBatch(this), default, JsonRpcErrorCodes.InvalidRequest,
+                        "Invalid Request", "A batch cannot contain a batch.");
+                    break;
+            }
+        }
+
+        batch?.End();
+    }
+
+    private void RefuseInvalid(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, in JsonRpcReadError error, BatchReply? batch)
+    {
+        RouterLog.InvalidMessage(_logger, ConnectionId, error.Code, error.Detail);
+        Interlocked.Increment(ref _router.Counters.Errors);
+        var id = info.IdKind == RequestIdKind.None ? default : message[info.IdToken];
+        ReplyWriter.Error(this, batch, id, error.Code, error.Message, error.Detail);
+    }
+
+    /// <summary>A request or notification: unescapes the method name (on the stack when short) and serves it.</summary>
+    private void HandleMethod(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, BatchReply? batch)
+    {
+        var escapedLength = info.MethodIsEscaped ? info.Method.GetOffsetAndLength(message.Length).Length : 0;
+        var rented = escapedLength > StackMethodLength ? ArrayPool<byte>.Shared.Rent(escapedLength) : null;
+        Span<byte> scratch = rented ?? stackalloc byte[StackMethodLength];
+        try
+        {
+            var method = info.GetMethod(message, scratch);
+            if (info.Kind == JsonRpcMessageKind.Request)
+            {
+                HandleCall(message, in info, method, batch);
+            }
+            else
+            {
+                HandleNotification(message, in info, method);
+            }
+        }
+        finally
+        {
+            if (rented is not null)
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
+        }
+    }
+
+    private void HandleCall(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> method, BatchReply? batch)
+    {
+        var idToken = message[info.IdToken];
+        var builtIn = BuiltInMethods.Match(method);
+        if (builtIn != BuiltInMethod.None)
+        {
+            HandleBuiltIn(builtIn, message, in info, idToken, batch, reply: true);
+            return;
+        }
+
+        if (_router.Options.RequireRegistration && Name is null)
+        {
+            Fail(batch, idToken, RouterErrorCodes.NotRegistered, "Not registered", "Call register_client first.");
+            return;
+        }
+
+        if (_router.IsShuttingDown)
+        {
+            Fail(batch, idToken, RouterErrorCodes.ShuttingDown, "Server shutting down", null);
+            return;
+        }
+
+        if (TryServe(message, in info, method, idToken, batch))
+        {
+            return;
+        }
+
+        if (!_router.Routes.TryGetValue(method, out var route) || route.PickProvider() is not { } provider)
+        {
+            Fail(batch, idToken, JsonRpcErrorCodes.MethodNotFound, "Method not found", null);
+            return;
+        }
+
+        Route(message, in info, idToken, batch, provider);
+    }
+
+    private void Route(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> idToken, BatchReply? batch, RouterConnection provider)
+    {
+        if (!TryBeginCall(batch, idToken))
+        {
+            return;
+        }
+
+        var call = _router.RentCall(this, idToken, batch);
+        batch?.Expect();
+
+        // The provider sees the router's id, so that answers can be matched whatever ids the callers chose.
+        Span<byte> routerId = stackalloc byte[20];
+        Utf8Formatter.TryFormat(call.RouterId, routerId, out var idLength);
+        var forwarded = ReplyWriter.Splice(message, info.IdToken, routerId[..idLength]);
+
+        // In the table before it is sent, so that the answer always finds it.
+        if (!provider.TryAddInFlight(call))
+        {
+            forwarded.Return();
+            _router.FailCall(call, RouterErrorCodes.ProviderDisconnected, "Provider disconnected");
+            return;
+        }
+
+        Interlocked.Increment(ref _router.Counters.CallsRouted);
+        provider.Send(forwarded); // if the provider is gone, its cleanup fails the call
+    }
+
+    private void HandleNotification(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> method)
+    {
+        var builtIn = BuiltInMethods.Match(method);
+        if (builtIn != BuiltInMethod.None)
+        {
+            HandleBuiltIn(builtIn, message, in info, default, null, reply: false);
+            return;
+        }
+
+        if ((_router.Options.RequireRegistration && Name is null) || TryServe(message, in info, method, default, null)
+            || !_router.Routes.TryGetValue(method, out var route))
+        {
+            return; // nothing may be answered to a notification
+        }
+
+        var counters = _router.Counters;
+        var provider = route.PickProvider();
+        if (provider is not null)
+        {
+            provider.Send(ReplyWriter.Copy(message));
+            Interlocked.Increment(ref counters.NotificationsRouted);
+        }
+
+        var subscribers = route.Subscribers;
+        if (subscribers.Length > 0)
+        {
+            Interlocked.Increment(ref counters.EventsPublished);
+            var delivered = 0;
+            foreach (var subscriber in subscribers)
+            {
+                if (subscriber != this && subscriber != provider && subscriber.Send(ReplyWriter.Copy(message)))
+                {
+                    delivered++;
+                }
+            }
+
+            Interlocked.Add(ref counters.EventsDelivered, delivered);
+        }
+    }
+
+    private void HandleAnswer(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
+    {
+        // Only a call that was sent to this very connection can be answered by it.
+        if (!info.TryGetInt64Id(out var routerId) || !TryRemoveInFlight(routerId, out var call))
+        {
+            Interlocked.Increment(ref _router.Counters.AnswersDropped);
+            RouterLog.AnswerDropped(_logger, ConnectionId, Name);
+            return;
+        }
+
+        _router.CompleteCall(call, message, info.IdToken);
+    }
+
+    private void Fail(BatchReply? batch, ReadOnlySpan<byte> idToken, int code, string message, string? data)
+    {
+        Interlocked.Increment(ref _router.Counters.Errors);
+        ReplyWriter.Error(this, batch, idToken, code, message, data);
+    }
+}

@@ -1,0 +1,151 @@
+using System.Buffers;
+using JsonRpc.Serialization;
+using JsonRpc.Server.Diagnostics;
+using JsonRpc.Server.RouterProtocol;
+
+namespace JsonRpc.Server.Routing;
+
+internal sealed partial class RouterConnection
+{
+    private CancellationTokenSource? _serverCalls;
+
+    /// <summary>
+    /// Serves a call or notification with one of the host's methods, if <paramref name="method"/> is one. The message
+    /// is copied, as the handler may outlive the read buffer; a handler that completes at once is answered at once.
+    /// </summary>
+    private bool TryServe(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> method, ReadOnlySpan<byte> idToken, BatchReply? batch)
+    {
+        if (!_router.IsServerMethod(method))
+        {
+            return false;
+        }
+
+        var isCall = info.Kind == JsonRpc.Protocol.JsonRpcMessageKind.Request;
+        if (isCall && !TryBeginCall(batch, idToken))
+        {
+            return true;
+        }
+
+        _router.ServerCallStarted();
+        batch?.Expect();
+        var copy = ArrayPool<byte>.Shared.Rent(message.Length);
+        message.CopyTo(copy);
+        var output = new PooledBufferWriter();
+        var state = new ServerCall(this, copy, output, batch, isCall);
+        try
+        {
+            _serverCalls ??= CancellationTokenSource.CreateLinkedTokenSource(_router.StoppingToken);
+            var pending = _router.Methods.DispatchAsync(copy.AsMemory(0, message.Length), in info, output, _serverCalls.Token);
+            if (pending.IsCompletedSuccessfully)
+            {
+                state.Finish(pending.Result);
+            }
+            else
+            {
+                _ = state.AwaitAsync(pending);
+            }
+        }
+        catch (Exception ex)
+        {
+            RouterLog.ServerMethodFailed(_logger, System.Text.Encoding.UTF8.GetString(method), ex);
+            state.Fail(idToken);
+        }
+
+        return true;
+    }
+
+    /// <summary>Counts a call against <see cref="JsonRpcRouterOptions.MaxPendingCallsPerConnection"/>, or refuses it.</summary>
+    private bool TryBeginCall(BatchReply? batch, ReadOnlySpan<byte> idToken)
+    {
+        if (Interlocked.Increment(ref _pendingAsCaller) <= _router.Options.MaxPendingCallsPerConnection)
+        {
+            return true;
+        }
+
+        Interlocked.Decrement(ref _pendingAsCaller);
+        Fail(batch, idToken, RouterErrorCodes.TooManyPendingCalls, "Too many pending calls",
+            $"At most {_router.Options.MaxPendingCallsPerConnection} calls may wait for answers at once.");
+        return false;
+    }
+
+    private void CancelServerCalls()
+    {
+        if (_serverCalls is { } calls)
+        {
+            calls.Cancel();
+            calls.Dispose();
+        }
+    }
+
+    /// <summary>One host-method call in progress: its copy of the message, its output, where the answer goes.</summary>
+    private sealed class ServerCall(RouterConnection caller, byte[] message, PooledBufferWriter output, BatchReply? batch, bool isCall)
+    {
+        public async Task AwaitAsync(ValueTask<bool> pending)
+        {
+            bool answered;
+            try
+            {
+                answered = await pending.ConfigureAwait(false);
+            }
+            catch (Exception ex)
+            {
+                RouterLog.ServerMethodFailed(caller._logger, "(async)", ex);
+                output.Reset();
+                answered = false;
+            }
+
+            Finish(answered);
+        }
+
+        public void Finish(bool answered)
+        {
+            ArrayPool<byte>.Shared.Return(message);
+            if (answered && output.WrittenCount > 0)
+            {
+                if (batch is null)
+                {
+                    caller.Send(output.Detach());
+                }
+                else
+                {
+                    batch.Complete(output.WrittenSpan);
+                    output.Reset();
+                }
+            }
+            else
+            {
+                output.Reset();
+                batch?.End();
+            }
+
+            End();
+        }
+
+        public void Fail(ReadOnlySpan<byte> idToken)
+        {
+            ArrayPool<byte>.Shared.Return(message);
+            output.Reset();
+            if (isCall)
+            {
+                Interlocked.Increment(ref caller._router.Counters.Errors);
+                ReplyWriter.Error(caller, batch, idToken, JsonRpc.Protocol.JsonRpcErrorCodes.InternalError, "Internal error", null, announced: true);
+            }
+            else
+            {
+                batch?.End();
+            }
+
+            End();
+        }
+
+        private void End()
+        {
+            if (isCall)
+            {
+                caller.CallFinished();
+            }
+
+            caller._router.ServerCallEnded();
+        }
+    }
+}

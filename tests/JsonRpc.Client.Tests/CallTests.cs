@@ -1,0 +1,184 @@
+using System.Text.Json;
+using JsonRpc.Client.Tests.Infrastructure;
+using JsonRpc.Protocol;
+
+namespace JsonRpc.Client.Tests;
+
+public sealed class CallTests : IAsyncLifetime
+{
+    private readonly TestServer _server = new TestServer().Install();
+    private JsonRpcClient _client = null!;
+
+    public async Task InitializeAsync()
+        => _client = await JsonRpcClient.ConnectAsync("127.0.0.1", _server.Port, new JsonRpcClientOptions { CallTimeout = TimeSpan.FromSeconds(5) }).Bounded();
+
+    public async Task DisposeAsync()
+    {
+        await _client.DisposeAsync();
+        await _server.DisposeAsync();
+    }
+
+    [Fact]
+    public async Task CallAsync_TypedParamsAndResult_ReturnsResult()
+    {
+        var ctx = TestJsonContext.Default;
+        var sum = await _client.CallAsync("add", new AddParams(2, 3), ctx.AddParams, ctx.Int32).Bounded();
+        Assert.Equal(5, sum);
+        Assert.Contains(_server.Received, m => m.Contains("\"params\":{\"a\":2,\"b\":3}"));
+    }
+
+    [Fact]
+    public async Task CallAsync_PositionalObjectArray_BindsByPosition()
+    {
+        Assert.Equal(7, await _client.CallAsync<int>("add", new object?[] { 3, 4 }).Bounded());
+    }
+
+    [Fact]
+    public async Task CallAsync_TypedPositionalArguments_SentAsArray()
+    {
+        var ctx = TestJsonContext.Default;
+        Assert.Equal(7, await _client.CallAsync("add", 3, 4, ctx.Int32, ctx.Int32, ctx.Int32).Bounded());
+        var echoed = await _client.CallAsync("echo", "a", 1, new Point(2, 3), ctx.String, ctx.Int32, ctx.Point, ctx.JsonElement).Bounded();
+        Assert.Contains(_server.Received, m => m.Contains("\"params\":[\"a\",1,{\"x\":2,\"y\":3}]"));
+        Assert.Equal(3, echoed.GetArrayLength());
+    }
+
+    [Fact]
+    public async Task CallAsync_NamedAnonymousObject_BindsByName()
+    {
+        Assert.Equal(11, await _client.CallAsync<int>("add", new { a = 5, b = 6 }).Bounded());
+        Assert.Equal(9, await _client.CallAsync<int>("add", new Dictionary<string, int> { ["b"] = 4, ["a"] = 5 }).Bounded());
+    }
+
+    [Fact]
+    public async Task CallAsync_RawParams_ReturnsRawResultExactly()
+    {
+        var result = await _client.CallAsync("echo", RawJson.Parse("{\"x\": [1, 2.50, \"é\"]}")).Bounded();
+        Assert.Equal("{\"x\": [1, 2.50, \"é\"]}", result.ToString());
+    }
+
+    [Fact]
+    public async Task CallAsync_RawParamsTypedResult_Deserializes()
+    {
+        var point = await _client.CallAsync("echo", RawJson.Parse("{\"x\":1,\"y\":2}"), TestJsonContext.Default.Point).Bounded();
+        Assert.Equal(new Point(1, 2), point);
+    }
+
+    [Fact]
+    public async Task CallAsync_ScalarParams_SentAsOnePositionalArgument()
+    {
+        var result = await _client.CallAsync("echo", 5, TestJsonContext.Default.Int32, TestJsonContext.Default.Int32Array).Bounded();
+        Assert.Equal([5], result!);
+        var text = await _client.CallAsync<string[]>("echo", "hi").Bounded();
+        Assert.Equal(["hi"], text!);
+    }
+
+    [Fact]
+    public async Task CallAsync_NoParams_OmitsParamsMember()
+    {
+        var result = await _client.CallAsync("echo").Bounded();
+        Assert.Equal("null", result.ToString());
+        Assert.Contains(_server.Received, m => m.Contains("\"method\":\"echo\"") && !m.Contains("params"));
+    }
+
+    [Fact]
+    public void Call_Blocking_ReturnsResult()
+    {
+        var ctx = TestJsonContext.Default;
+        Assert.Equal(3, _client.Call("add", new AddParams(1, 2), ctx.AddParams, ctx.Int32));
+        Assert.Equal(10, _client.Call<int>("add", new object[] { 4, 6 }));
+        Assert.Equal("[1]", _client.Call("echo", RawJson.Parse("[1]")).ToString());
+    }
+
+    [Fact]
+    public async Task CallAsync_RemoteError_ThrowsWithCodeMessageAndData()
+    {
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.CallAsync("fail").Bounded());
+        Assert.Equal(42, ex.Code);
+        Assert.Equal("boom", ex.Message);
+        Assert.Equal("{\"why\":\"test\"}", ex.ErrorData.ToString());
+        Assert.Equal("fail", ex.Method);
+        Assert.Equal(JsonRpcClientState.Connected, _client.State);
+        Assert.Equal(3, await _client.CallAsync<int>("add", new[] { 1, 2 }).Bounded());
+    }
+
+    [Fact]
+    public async Task CallAsync_UnknownMethod_ThrowsMethodNotFound()
+    {
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.CallAsync("nope").Bounded());
+        Assert.Equal(JsonRpcErrorCodes.MethodNotFound, ex.Code);
+    }
+
+    [Fact]
+    public async Task CallAsync_ParamsThatDoNotBind_ThrowsInvalidParams()
+    {
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.CallAsync("add", RawJson.Parse("[\"x\"]")).Bounded());
+        Assert.Equal(JsonRpcErrorCodes.InvalidParams, ex.Code);
+    }
+
+    [Fact]
+    public async Task CallAsync_ResultOfWrongType_ThrowsJsonException()
+    {
+        await Assert.ThrowsAsync<JsonException>(() => _client.CallAsync("echo", RawJson.Parse("{\"x\":1}"), TestJsonContext.Default.Int32).Bounded());
+    }
+
+    [Fact]
+    public async Task CallAsync_ParamsSerializerThrows_FailsThatCallOnly()
+    {
+        await Assert.ThrowsAnyAsync<Exception>(() => _client.CallAsync<int>("echo", new Unserializable()).Bounded());
+        Assert.Equal(2, await _client.CallAsync<int>("add", new[] { 1, 1 }).Bounded());
+    }
+
+    [Fact]
+    public async Task NotifyAsync_SendsNotificationWithoutId()
+    {
+        await _client.NotifyAsync("log", RawJson.Parse("{\"text\":\"hi\"}")).Bounded();
+        await _client.NotifyAsync("log2", new { n = 1 }).Bounded();
+        await Timeouts.Until(() => _server.Received.Any(m => m.Contains("log2")), "notifications received");
+        var first = _server.Received.Single(m => m.Contains("\"log\""));
+        Assert.Equal("{\"jsonrpc\":\"2.0\",\"method\":\"log\",\"params\":{\"text\":\"hi\"}}", first);
+    }
+
+    [Fact]
+    public async Task CallBatchAsync_CallsAndNotification_ResultsInItemOrder()
+    {
+        var results = await _client.CallBatchAsync(
+        [
+            JsonRpcBatchItem.Call("add", RawJson.Parse("[1,2]")),
+            JsonRpcBatchItem.Notification("log", RawJson.Parse("[\"x\"]")),
+            JsonRpcBatchItem.Call("fail"),
+            JsonRpcBatchItem.Call("echo", RawJson.Parse("{\"k\":true}")),
+        ]).Bounded();
+
+        Assert.Equal(4, results.Length);
+        Assert.Equal(3, results[0].GetResult(TestJsonContext.Default.Int32));
+        Assert.True(results[1].IsNotification);
+        Assert.False(results[2].IsSuccess);
+        Assert.Equal(42, results[2].Error!.Code);
+        Assert.Throws<JsonRpcRemoteException>(() => results[2].GetResult());
+        Assert.Equal("{\"k\":true}", results[3].Result.ToString());
+        Assert.Contains(_server.Received, m => m.StartsWith('['));
+    }
+
+    [Fact]
+    public async Task CallAsync_AfterDispose_ThrowsObjectDisposed()
+    {
+        await _client.DisposeAsync();
+        Assert.Equal(JsonRpcClientState.Disposed, _client.State);
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => _client.CallAsync("echo").Bounded());
+    }
+
+    [Fact]
+    public async Task DisposeAsync_PendingCall_FailsWithObjectDisposed()
+    {
+        var pending = _client.CallAsync("delay", RawJson.Parse("[3000]")).AsTask();
+        await Timeouts.Until(() => _server.Received.Any(m => m.Contains("delay")), "delay call sent");
+        await _client.DisposeAsync();
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => pending.WaitAsync(Timeouts.Test));
+    }
+
+    private sealed class Unserializable
+    {
+        public int Value => throw new InvalidOperationException("no");
+    }
+}

@@ -1,0 +1,82 @@
+using JsonRpc.Client.Tests.Infrastructure;
+using Xunit.Abstractions;
+
+namespace JsonRpc.Client.Tests;
+
+/// <summary>
+/// The load tests: they use both cores for a few seconds, so they run alone, after the others, and cannot starve the
+/// timing-sensitive tests (keep-alive, timeouts).
+/// </summary>
+[Collection(LoadCollection.Name)]
+public sealed class LoadTests(ITestOutputHelper output)
+{
+    [Fact]
+    public async Task CallAsync_PlainServerManyThreadsManyCalls_EveryAnswerMatchesItsCall()
+    {
+        await using var server = new TestServer().Install();
+        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port).Bounded();
+
+        // 40,000 calls: several megabytes each way, well past the send buffer's high-water mark.
+        const int threads = 8;
+        const int callsPerThread = 5_000;
+        var ctx = TestJsonContext.Default;
+        var workers = Enumerable.Range(0, threads).Select(t => Task.Run(async () =>
+        {
+            var pending = new List<Task<int>>(callsPerThread);
+            for (var i = 0; i < callsPerThread; i++)
+            {
+                pending.Add(client.CallAsync("add", new AddParams(t, i), ctx.AddParams, ctx.Int32).AsTask());
+            }
+
+            var results = await Task.WhenAll(pending);
+            for (var i = 0; i < callsPerThread; i++)
+            {
+                Assert.Equal(t + i, results[i]);
+            }
+        }));
+
+        await Task.WhenAll(workers).Bounded();
+        Assert.Equal(0, client.DroppedAnswers);
+    }
+
+    [Fact]
+    public async Task CallAsync_RouterTenThreadsTimesTenThousandConcurrentCalls_EveryAnswerCorrect()
+    {
+        const int threads = 10;
+        const int callsPerThread = 10_000;
+        await using var router = await RouterHost.StartAsync(o =>
+        {
+            o.MaxPendingCallsPerConnection = threads * callsPerThread;
+            o.CallTimeout = TimeSpan.FromSeconds(60);
+        });
+        var options = new JsonRpcClientOptions { CallTimeout = TimeSpan.FromSeconds(60) };
+        await using var provider = await router.ConnectAsync(options);
+        provider.AddMethod("add", "a", "b", (int a, int b) => a + b, TestJsonContext.Default.Int32, TestJsonContext.Default.Int32, TestJsonContext.Default.Int32);
+        await provider.RegisterAsync("calc").Bounded();
+        await using var caller = await router.ConnectAsync(options);
+
+        var started = DateTime.UtcNow;
+        var workers = Enumerable.Range(0, threads).Select(t => Task.Run(async () =>
+        {
+            var pending = new Task<int>[callsPerThread];
+            for (var i = 0; i < callsPerThread; i++)
+            {
+                pending[i] = caller.CallAsync("add", new AddParams(t * callsPerThread, i), TestJsonContext.Default.AddParams, TestJsonContext.Default.Int32).AsTask();
+            }
+
+            var results = await Task.WhenAll(pending);
+            var wrong = 0;
+            for (var i = 0; i < callsPerThread; i++)
+            {
+                wrong += results[i] == (t * callsPerThread) + i ? 0 : 1;
+            }
+
+            return wrong;
+        })).ToArray();
+
+        var wrongAnswers = await Task.WhenAll(workers).WaitAsync(TimeSpan.FromSeconds(90));
+        Assert.All(wrongAnswers, w => Assert.Equal(0, w));
+        Assert.Equal(0, caller.DroppedAnswers);
+        output.WriteLine($"100,000 routed calls in {(DateTime.UtcNow - started).TotalSeconds:F1} s");
+    }
+}

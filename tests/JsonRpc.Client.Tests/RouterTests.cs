@@ -1,0 +1,253 @@
+using System.Collections.Concurrent;
+using JsonRpc.Client.Tests.Infrastructure;
+using JsonRpc.Protocol;
+using JsonRpc.Server;
+
+namespace JsonRpc.Client.Tests;
+
+/// <summary>The client against the real router on Kestrel: every point of the client issue end to end.</summary>
+public sealed class RouterTests
+{
+    private static readonly TestJsonContext Ctx = TestJsonContext.Default;
+
+    [Fact]
+    public async Task RegisterAsync_MethodServedByOneClient_CalledByAnother()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var provider = await router.ConnectAsync();
+        provider.AddMethod("add", "a", "b", (int a, int b) => a + b, Ctx.Int32, Ctx.Int32, Ctx.Int32);
+        await provider.RegisterAsync("calc").Bounded();
+        Assert.Equal("calc", provider.Name);
+
+        await using var caller = await router.ConnectAsync();
+        Assert.Equal(5, await caller.CallAsync("add", new AddParams(2, 3), Ctx.AddParams, Ctx.Int32).Bounded());
+        Assert.Equal(9, await caller.CallAsync<int>("add", new object[] { 4, 5 }).Bounded());
+
+        // Added after registration: announced in the background, awaited here.
+        provider.AddMethod("neg", "x", "y", (int x, int y) => -x - y, Ctx.Int32, Ctx.Int32, Ctx.Int32);
+        await provider.AnnounceMethodsAsync().Bounded();
+        Assert.Equal(-3, await caller.CallAsync<int>("neg", new[] { 1, 2 }).Bounded());
+    }
+
+    [Fact]
+    public async Task RegisterAsync_NameHeldByAnotherClient_ThrowsRemoteError()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var first = await router.ConnectAsync();
+        await using var second = await router.ConnectAsync();
+        await first.RegisterAsync("dup").Bounded();
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => second.RegisterAsync("dup").Bounded());
+        Assert.Equal(RouterErrorCodes.NameTaken, ex.Code);
+        Assert.Null(second.Name);
+    }
+
+    [Fact]
+    public async Task RemoteHandlerThrows_CallerGetsErrorAndProviderKeepsServing()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var provider = await router.ConnectAsync();
+        provider.AddMethod<int>("explode", () => throw new InvalidOperationException("kaput"), Ctx.Int32);
+        provider.AddMethod<int>("one", () => 1, Ctx.Int32);
+        await provider.RegisterAsync("p").Bounded();
+        await using var caller = await router.ConnectAsync();
+
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync("explode").Bounded());
+        Assert.Equal(JsonRpcErrorCodes.InternalError, ex.Code);
+        Assert.Contains("kaput", ex.Message);
+        Assert.Equal(1, await caller.CallAsync<int>("one").Bounded());
+        Assert.Equal(JsonRpcClientState.Connected, provider.State);
+    }
+
+    [Fact]
+    public async Task RemoteParamsDoNotBind_CallerGetsInvalidParams()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var provider = await router.ConnectAsync();
+        provider.AddMethod("add", "a", "b", (int a, int b) => a + b, Ctx.Int32, Ctx.Int32, Ctx.Int32);
+        await provider.RegisterAsync("calc").Bounded();
+        await using var caller = await router.ConnectAsync();
+
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync("add", RawJson.Parse("{\"a\":\"x\"}")).Bounded());
+        Assert.Equal(JsonRpcErrorCodes.InvalidParams, ex.Code);
+        var unknown = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync("nobody").Bounded());
+        Assert.Equal(JsonRpcErrorCodes.MethodNotFound, unknown.Code);
+    }
+
+    [Fact]
+    public async Task TimeoutAndCancellation_ThroughRouter_LateAnswersDropped()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var provider = await router.ConnectAsync();
+        provider.AddMethod("slow", async (int[] args, CancellationToken _) =>
+        {
+            await Task.Delay(args[0], CancellationToken.None);
+            return args[0];
+        }, Ctx.Int32Array, Ctx.Int32);
+        await provider.RegisterAsync("p").Bounded();
+        await using var caller = await router.ConnectAsync(new JsonRpcClientOptions { CallTimeout = TimeSpan.FromMilliseconds(250) });
+
+        await Assert.ThrowsAsync<TimeoutException>(() => caller.CallAsync("slow", RawJson.Parse("[600]")).Bounded());
+        using var cts = new CancellationTokenSource(TimeSpan.FromMilliseconds(50));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => caller.CallAsync("slow", RawJson.Parse("[200]"), cts.Token).Bounded());
+
+        await Timeouts.Until(() => caller.DroppedAnswers == 2, "both late answers dropped");
+        Assert.Equal(10, await caller.CallAsync("slow", 10, Ctx.Int32, Ctx.Int32).Bounded());
+    }
+
+    [Fact]
+    public async Task Events_PublishedByOne_ReachEverySubscriberButTheSender()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var a = await router.ConnectAsync();
+        await using var b = await router.ConnectAsync();
+        await using var publisher = await router.ConnectAsync();
+        await a.RegisterAsync("a").Bounded();
+        await b.RegisterAsync("b").Bounded();
+        await publisher.RegisterAsync("pub").Bounded();
+
+        var gotA = new ConcurrentQueue<Point?>();
+        var gotB = new ConcurrentQueue<string>();
+        var gotPublisher = new ConcurrentQueue<string>();
+        await a.SubscribeAsync("moved", Ctx.Point, (Point? p) => gotA.Enqueue(p)).Bounded();
+        await b.SubscribeAsync("moved", p => gotB.Enqueue(p.ToString())).Bounded();
+        await publisher.SubscribeAsync("moved", p => gotPublisher.Enqueue(p.ToString())).Bounded();
+
+        await publisher.PublishAsync("moved", new Point(1, 2), Ctx.Point).Bounded();
+        await Timeouts.Until(() => gotA.Count == 1 && gotB.Count == 1, "both subscribers got the event");
+        Assert.Equal(new Point(1, 2), gotA.Single());
+        Assert.Equal("{\"x\":1,\"y\":2}", gotB.Single());
+
+        Assert.True(await b.UnsubscribeAsync("moved").Bounded());
+        await publisher.PublishAsync("moved", new Point(3, 4), Ctx.Point).Bounded();
+        await Timeouts.Until(() => gotA.Count == 2, "a got the second event");
+        await Task.Delay(100);
+        Assert.Single(gotB);
+        Assert.Empty(gotPublisher);
+    }
+
+    [Fact]
+    public async Task CallBatchAsync_ThroughRouter_AcrossProviders()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var p1 = await router.ConnectAsync();
+        await using var p2 = await router.ConnectAsync();
+        p1.AddMethod<int>("one", () => 1, Ctx.Int32);
+        p2.AddMethod<int>("two", () => 2, Ctx.Int32);
+        await p1.RegisterAsync("p1").Bounded();
+        await p2.RegisterAsync("p2").Bounded();
+        await using var caller = await router.ConnectAsync();
+
+        var results = await caller.CallBatchAsync([JsonRpcBatchItem.Call("two"), JsonRpcBatchItem.Call("one"), JsonRpcBatchItem.Call("none")]).Bounded();
+        Assert.Equal(2, results[0].GetResult(Ctx.Int32));
+        Assert.Equal(1, results[1].GetResult(Ctx.Int32));
+        Assert.Equal(JsonRpcErrorCodes.MethodNotFound, results[2].Error!.Code);
+    }
+
+    [Fact]
+    public async Task ProviderDropsMidCall_CallerGetsRouterErrorAtOnce()
+    {
+        await using var router = await RouterHost.StartAsync();
+        var provider = await router.ConnectAsync();
+        var entered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        provider.AddMethod("hang", async (CancellationToken ct) =>
+        {
+            entered.TrySetResult();
+            await Task.Delay(Timeout.Infinite, ct);
+            return 0;
+        }, Ctx.Int32);
+        await provider.RegisterAsync("p").Bounded();
+        await using var caller = await router.ConnectAsync(new JsonRpcClientOptions { CallTimeout = TimeSpan.FromSeconds(20) });
+
+        var call = caller.CallAsync("hang").AsTask();
+        await entered.Task.Bounded();
+        await provider.DisposeAsync();
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => call.WaitAsync(TimeSpan.FromSeconds(5)));
+        Assert.Equal(RouterErrorCodes.ProviderDisconnected, ex.Code);
+    }
+
+    [Fact]
+    public async Task RouterRestart_ClientsReconnect_RestoringNameMethodsAndSubscriptions()
+    {
+        var router = await RouterHost.StartAsync();
+        var port = router.Port;
+        var options = new JsonRpcClientOptions { Reconnect = { InitialDelay = TimeSpan.FromMilliseconds(50), MaxDelay = TimeSpan.FromMilliseconds(200) } };
+        await using var provider = await router.ConnectAsync(options);
+        provider.AddMethod("add", "a", "b", (int a, int b) => a + b, Ctx.Int32, Ctx.Int32, Ctx.Int32);
+        await provider.RegisterAsync("calc").Bounded();
+        var events = new ConcurrentQueue<string>();
+        await provider.SubscribeAsync("ping", p => events.Enqueue(p.ToString())).Bounded();
+        await using var caller = await router.ConnectAsync(options);
+        var providerStates = new ConcurrentQueue<JsonRpcClientState>();
+        provider.StateChanged += (_, e) => providerStates.Enqueue(e.NewState);
+
+        await router.DisposeAsync();
+        await Timeouts.Until(() => provider.State == JsonRpcClientState.Reconnecting, "provider noticed the loss");
+        await using var restarted = await RouterHost.StartAsync(port: port);
+
+        await Timeouts.Until(() => provider.State == JsonRpcClientState.Connected && caller.State == JsonRpcClientState.Connected, "both reconnected");
+        Assert.Equal([JsonRpcClientState.Reconnecting, JsonRpcClientState.Connected], providerStates.Take(2));
+        Assert.Equal(7, await caller.CallAsync<int>("add", new[] { 3, 4 }).Bounded()); // name and method restored
+        await caller.PublishAsync("ping", RawJson.Parse("[1]")).Bounded();
+        await Timeouts.Until(() => events.Count == 1, "subscription restored");
+        Assert.Equal(1, restarted.Router.GetStats().RegisteredClients);
+    }
+
+    [Fact]
+    public async Task KeepAlive_KeepsIdleClientPastRouterIdleTimeout()
+    {
+        await using var router = await RouterHost.StartAsync(o => o.KeepAliveTimeout = TimeSpan.FromMilliseconds(1500));
+        await using var kept = await router.ConnectAsync(new JsonRpcClientOptions { KeepAliveInterval = TimeSpan.FromMilliseconds(300) });
+        await using var silent = await router.ConnectAsync(new JsonRpcClientOptions { KeepAliveInterval = Timeout.InfiniteTimeSpan, Reconnect = { Enabled = false } });
+        var keptChanges = new ConcurrentQueue<string>();
+        kept.StateChanged += (_, e) => keptChanges.Enqueue($"{e.NewState}: {e.Exception?.Message}");
+
+        await Timeouts.Until(() => silent.State == JsonRpcClientState.Disconnected, "the router closed the silent client");
+        await Task.Delay(1500); // another whole idle timeout
+        Assert.Equal(JsonRpcClientState.Connected, kept.State);
+        Assert.True(keptChanges.IsEmpty, string.Join("; ", keptChanges));
+        Assert.False((await kept.CallAsync("get_server_stats").Bounded()).IsEmpty);
+    }
+
+    [Fact]
+    public async Task RemoveMethodAsync_WithdrawsMethodFromRouter()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var provider = await router.ConnectAsync();
+        provider.AddMethod<int>("one", () => 1, Ctx.Int32);
+        await provider.RegisterAsync("p").Bounded();
+        await using var caller = await router.ConnectAsync();
+        Assert.Equal(1, await caller.CallAsync<int>("one").Bounded());
+
+        Assert.True(await provider.RemoveMethodAsync("one").Bounded());
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync("one").Bounded());
+        Assert.Equal(JsonRpcErrorCodes.MethodNotFound, ex.Code);
+        Assert.Empty(provider.Methods);
+    }
+
+    [Fact]
+    public async Task RegisterAsync_RouterWithAccessToken_NeedsTheToken()
+    {
+        await using var router = await RouterHost.StartAsync(o => o.AccessToken = "s3cret");
+        await using var without = await router.ConnectAsync();
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => without.RegisterAsync("a").Bounded());
+        Assert.Equal(RouterErrorCodes.AccessDenied, ex.Code);
+
+        await using var with = await router.ConnectAsync(new JsonRpcClientOptions { AccessToken = "s3cret" });
+        await with.RegisterAsync("b").Bounded();
+        Assert.Equal("b", with.Name);
+    }
+
+    [Fact]
+    public async Task DisposeAsync_WhileReconnecting_StopsPromptly()
+    {
+        var router = await RouterHost.StartAsync();
+        var client = await router.ConnectAsync(new JsonRpcClientOptions { Reconnect = { InitialDelay = TimeSpan.FromSeconds(30), MaxDelay = TimeSpan.FromSeconds(30) } });
+        await router.DisposeAsync();
+        await Timeouts.Until(() => client.State == JsonRpcClientState.Reconnecting, "reconnecting");
+        var waiting = client.CallAsync("x").AsTask();
+
+        await client.DisposeAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(3));
+        Assert.Equal(JsonRpcClientState.Disposed, client.State);
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => waiting.Bounded());
+    }
+}

@@ -1,0 +1,49 @@
+using System.Net.Http.Json;
+using System.Net.Sockets;
+using System.Text;
+using System.Text.Json;
+using AspNetCoreHost;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace JsonRpc.Samples.Tests.AspNetCoreHost;
+
+public class AspNetCoreHostSampleTests
+{
+    [Fact]
+    public async Task Host_ServesHttpEndpointsAndRouterSideBySide()
+    {
+        await using var app = HostApp.Build([], httpPort: 0, routerPort: 0);
+        await app.StartAsync().WaitAsync(TimeSpan.FromSeconds(10));
+        var ports = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses
+            .Select(address => new Uri(address).Port).ToArray();
+        Assert.Equal(2, ports.Length);
+        var (httpPort, routerPort) = (ports[0], ports[1]);
+
+        // JSON-RPC on the router endpoint: the host's own method.
+        using var tcp = new TcpClient();
+        await tcp.ConnectAsync("127.0.0.1", routerPort).WaitAsync(TimeSpan.FromSeconds(10));
+        var stream = tcp.GetStream();
+        await stream.WriteAsync("""{"jsonrpc":"2.0","method":"time","id":1}"""u8.ToArray().Concat("\n"u8.ToArray()).ToArray());
+        using var reader = new StreamReader(stream, Encoding.UTF8);
+        var line = await reader.ReadLineAsync().WaitAsync(TimeSpan.FromSeconds(10));
+        using (var answer = JsonDocument.Parse(line!))
+        {
+            var time = answer.RootElement.GetProperty("result").GetDateTimeOffset();
+            Assert.InRange(time, DateTimeOffset.UtcNow.AddMinutes(-1), DateTimeOffset.UtcNow.AddMinutes(1));
+        }
+
+        // HTTP beside it, reporting the connection just made.
+        using var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{httpPort}"), Timeout = TimeSpan.FromSeconds(10) };
+        using var health = await http.GetFromJsonAsync<JsonDocument>("/healthz");
+        Assert.Equal("ok", health!.RootElement.GetProperty("status").GetString());
+        Assert.Equal(1, health.RootElement.GetProperty("connections").GetInt64());
+
+        using var stats = await http.GetFromJsonAsync<JsonDocument>("/stats");
+        Assert.True(stats!.RootElement.GetProperty("serverCalls").GetInt64() >= 1);
+
+        await app.StopAsync().WaitAsync(TimeSpan.FromSeconds(10));
+    }
+}

@@ -1,0 +1,35 @@
+using Microsoft.Extensions.Logging;
+
+namespace JsonRpc.Samples.Tests.CudaWorker;
+
+/// <summary>An <see cref="ILogger"/> that keeps what was logged, to assert on.</summary>
+internal sealed class ListLogger : ILogger
+{
+    private readonly Lock _gate = new();
+    private readonly List<(LogLevel Level, string Message)> _entries = [];
+
+    public IReadOnlyList<(LogLevel Level, string Message)> Entries
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return [.. _entries];
+            }
+        }
+    }
+
+    public IDisposable? BeginScope<TState>(TState state)
+        where TState : notnull
+        => null;
+
+    public bool IsEnabled(LogLevel logLevel) => true;
+
+    public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
+    {
+        lock (_gate)
+        {
+            _entries.Add((logLevel, formatter(state, exception)));
+        }
+    }
+}
