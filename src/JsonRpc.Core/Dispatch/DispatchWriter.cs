@@ -80,20 +80,7 @@ internal static class DispatchWriter
 
     private static void Return(Utf8JsonWriter writer)
     {
-        writer.Reset(NullOutput.Instance);
+        writer.Reset(NullBufferWriter.Instance);
         t_writer = writer;
-    }
-
-    private sealed class NullOutput : IBufferWriter<byte>
-    {
-        public static readonly NullOutput Instance = new();
-
-        public void Advance(int count)
-        {
-        }
-
-        public Memory<byte> GetMemory(int sizeHint = 0) => Array.Empty<byte>();
-
-        public Span<byte> GetSpan(int sizeHint = 0) => Array.Empty<byte>();
     }
 }

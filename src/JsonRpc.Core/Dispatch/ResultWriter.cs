@@ -1,6 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
 using JsonRpc.Protocol;
+using JsonRpc.Serialization;
 
 namespace JsonRpc.Dispatch;
 
@@ -21,17 +22,7 @@ internal sealed class RawResultWriter : ResultWriter<RawJson>
 {
     public static readonly RawResultWriter Instance = new();
 
-    public override void Write(Utf8JsonWriter writer, RawJson value)
-    {
-        if (value.IsEmpty)
-        {
-            writer.WriteNullValue();
-        }
-        else
-        {
-            writer.WriteRawValue(value.Span, skipInputValidation: true);
-        }
-    }
+    public override void Write(Utf8JsonWriter writer, RawJson value) => RawJsonConverter.WriteValue(writer, value);
 }
 
 /// <summary>For methods without a result: always null.</summary>

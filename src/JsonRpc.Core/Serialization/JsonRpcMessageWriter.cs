@@ -129,17 +129,4 @@ public static class JsonRpcMessageWriter
             writer.WriteRawValue(value.Span, skipInputValidation: true);
         }
     }
-
-    private sealed class NullBufferWriter : IBufferWriter<byte>
-    {
-        public static readonly NullBufferWriter Instance = new();
-
-        public void Advance(int count)
-        {
-        }
-
-        public Memory<byte> GetMemory(int sizeHint = 0) => Array.Empty<byte>();
-
-        public Span<byte> GetSpan(int sizeHint = 0) => Array.Empty<byte>();
-    }
 }

@@ -27,7 +27,10 @@ public sealed class RawJsonConverter : JsonConverter<RawJson>
     }
 
     /// <inheritdoc/>
-    public override void Write(Utf8JsonWriter writer, RawJson value, JsonSerializerOptions options)
+    public override void Write(Utf8JsonWriter writer, RawJson value, JsonSerializerOptions options) => WriteValue(writer, value);
+
+    /// <summary>Writes the bytes as they are; absent as <c>null</c>.</summary>
+    internal static void WriteValue(Utf8JsonWriter writer, RawJson value)
     {
         if (value.IsEmpty)
         {
