@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Text.Json;
 using JsonRpc.Protocol;
 
@@ -50,7 +51,7 @@ public static partial class JsonRpcMessageReader
             }
             else if (reader.TokenType == JsonTokenType.StartArray)
             {
-                info._batchCount = scanner.ScanValue(ref reader);
+                info._batchCount = scanner.ScanArrayElements(ref reader);
                 info._kind = JsonRpcMessageKind.Batch;
                 // Duplicates inside an element make that element invalid, not the batch: TryRead on the element says so.
                 invalid = info._batchCount == 0 ? "A batch must not be empty." : null;
@@ -155,12 +156,14 @@ public static partial class JsonRpcMessageReader
         scanner.EnterObject();
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
-            if (!scanner.CheckName(ref reader))
+            // The protocol's own members are told apart (escaped or not) by Identify, so a repeat of one shows in
+            // `seen`; only other names need the scanner's comparison.
+            var member = Identify(ref reader);
+            if (member == Member.Unknown ? !scanner.CheckName(ref reader) : (seen & member) != 0)
             {
                 invalid ??= "A member name appears twice in the message.";
             }
 
-            var member = Identify(ref reader);
             if ((seen & member & Member.Id) != 0)
             {
                 // Two ids: echoing either would answer one request while the peer logs another. The id is unreadable.
@@ -327,6 +330,7 @@ public static partial class JsonRpcMessageReader
         }
     }
 
+    [MethodImpl(MethodImplOptions.NoInlining)] // error responses are rare; keep ReadMessageObject small
     private static void ReadErrorObject(ref Utf8JsonReader reader, scoped ref JsonScanner scanner, ref JsonRpcMessageInfo info, ref string? invalid)
     {
         var hasCode = false;

@@ -165,38 +165,76 @@ internal ref struct JsonScanner
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void CheckString(scoped ref Utf8JsonReader reader)
     {
-        if (reader.ValueIsEscaped && !IsValidEscapedString(reader.ValueSpan))
+        if (reader.ValueIsEscaped)
+        {
+            CheckEscapedString(reader.ValueSpan);
+        }
+    }
+
+    /// <summary>Checks a PropertyName token; returns false when the current object already has a member of that name.</summary>
+    /// <remarks>
+    /// The common case (an unescaped name in an object of a few members) stays small enough to inline into the scan
+    /// loops; escaped names and big objects take out-of-line paths, so the loops keep their registers.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool CheckName(scoped ref Utf8JsonReader reader)
+    {
+        if (reader.ValueIsEscaped)
+        {
+            return CheckEscapedName(ref reader);
+        }
+
+        var name = reader.ValueSpan;
+        var top = _top - 1;
+        var frame = _objects[top];
+        if (frame.Serial == 0)
+        {
+            var count = _nameCount;
+            var names = _names;
+            for (var i = frame.NamesStart; i < count; i++)
+            {
+                var other = names[i];
+                if (other.Length == name.Length && NameOf(other).SequenceEqual(name))
+                {
+                    return false;
+                }
+            }
+
+            if (count - frame.NamesStart < LinearNames && count < names.Length)
+            {
+                names[count] = new Name((int)reader.TokenStartIndex + 1, name.Length);
+                _nameCount = count + 1;
+                return true;
+            }
+        }
+
+        return AddName(top, new Name((int)reader.TokenStartIndex + 1, name.Length), name);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void CheckEscapedString(ReadOnlySpan<byte> raw)
+    {
+        if (!IsValidEscapedString(raw))
         {
             ParseViolation ??= "A string is not valid UTF-8 or holds an unpaired surrogate escape.";
         }
     }
 
-    /// <summary>Checks a PropertyName token; returns false when the current object already has a member of that name.</summary>
-    public bool CheckName(scoped ref Utf8JsonReader reader)
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool CheckEscapedName(scoped ref Utf8JsonReader reader)
     {
         var raw = reader.ValueSpan;
-        Name entry;
-        ReadOnlySpan<byte> name;
-        if (reader.ValueIsEscaped)
+        if (!IsValidEscapedString(raw))
         {
-            if (!IsValidEscapedString(raw))
-            {
-                ParseViolation ??= "A member name is not valid UTF-8 or holds an unpaired surrogate escape.";
-                return true; // cannot be compared reliably; the Parse error wins anyway
-            }
-
-            EnsureArena(raw.Length);
-            var written = reader.CopyString(_arena.AsSpan(_arenaUsed));
-            entry = new Name(~_arenaUsed, written);
-            name = _arena.AsSpan(_arenaUsed, written);
-            _arenaUsed += written;
-        }
-        else
-        {
-            entry = new Name(checked((int)reader.TokenStartIndex) + 1, raw.Length);
-            name = raw;
+            ParseViolation ??= "A member name is not valid UTF-8 or holds an unpaired surrogate escape.";
+            return true; // cannot be compared reliably; the Parse error wins anyway
         }
 
+        EnsureArena(raw.Length);
+        var written = reader.CopyString(_arena.AsSpan(_arenaUsed));
+        var entry = new Name(~_arenaUsed, written);
+        var name = _arena.AsSpan(_arenaUsed, written);
+        _arenaUsed += written;
         var top = _top - 1;
         if (_objects[top].Serial == 0)
         {
@@ -209,8 +247,21 @@ internal ref struct JsonScanner
                     return false;
                 }
             }
+        }
 
-            if (_nameCount - start < LinearNames)
+        return AddName(top, entry, name);
+    }
+
+    /// <summary>
+    /// Records a name that no earlier name of the object equals (when the object still compares directly), growing
+    /// the list or moving the object to the hash table as needed; or checks and adds it in the hash table.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool AddName(int top, Name entry, ReadOnlySpan<byte> name)
+    {
+        if (_objects[top].Serial == 0)
+        {
+            if (_nameCount - _objects[top].NamesStart < LinearNames)
             {
                 if (_nameCount == _names.Length)
                 {
@@ -227,41 +278,53 @@ internal ref struct JsonScanner
         return AddToHashTable(_objects[top].Serial, entry, name);
     }
 
-    /// <summary>
-    /// Checks every token of the value the reader is on, leaving the reader on its last token.
-    /// Returns the number of elements when the value is an array.
-    /// </summary>
-    public int ScanValue(scoped ref Utf8JsonReader reader)
+    /// <summary>Checks every token of the value the reader is on, leaving the reader on its last token.</summary>
+    public void ScanValue(scoped ref Utf8JsonReader reader)
     {
         switch (reader.TokenType)
         {
             case JsonTokenType.String:
                 CheckString(ref reader);
-                return 0;
+                return;
             case JsonTokenType.StartObject:
+                EnterObject();
+                break;
             case JsonTokenType.StartArray:
                 break;
             default:
-                return 0;
+                return;
         }
 
-        var depth = reader.CurrentDepth;
-        var isArray = reader.TokenType == JsonTokenType.StartArray;
-        var elements = 0;
-        if (!isArray)
+        // Our own count of open containers: cheaper than asking the reader for its depth on every token.
+        var open = 1;
+        if (ScanTokens(ref reader, ref open, SmallValueTokens))
         {
-            EnterObject();
+            return;
         }
 
-        while (reader.Read())
+        // A bigger value: the rest is read with a local copy of the reader, written back at the end. The JIT
+        // addresses a local better than a reader behind a reference, which pays for the two copies many times over.
+        var local = reader;
+        ScanTokens(ref local, ref open, int.MaxValue);
+        reader = local;
+    }
+
+    /// <summary>How many tokens of a value are read before the rest is read with a local copy of the reader.</summary>
+    private const int SmallValueTokens = 16;
+
+    /// <summary>Reads and checks up to <paramref name="limit"/> tokens; true once the value's last token is read.</summary>
+    private bool ScanTokens(scoped ref Utf8JsonReader reader, ref int open, int limit)
+    {
+        while (limit-- > 0)
         {
-            var token = reader.TokenType;
-            if (isArray && reader.CurrentDepth == depth + 1 && token is not (JsonTokenType.EndArray or JsonTokenType.EndObject))
+            if (!reader.Read())
             {
-                elements++;
+                // Only a reader over incomplete input gets here; ours always read final blocks.
+                ParseViolation ??= "The JSON text ends inside a value.";
+                return true;
             }
 
-            switch (token)
+            switch (reader.TokenType)
             {
                 case JsonTokenType.PropertyName:
                     if (!CheckName(ref reader))
@@ -275,26 +338,50 @@ internal ref struct JsonScanner
                     break;
                 case JsonTokenType.StartObject:
                     EnterObject();
+                    open++;
+                    break;
+                case JsonTokenType.StartArray:
+                    open++;
                     break;
                 case JsonTokenType.EndObject:
                     ExitObject();
-                    if (reader.CurrentDepth == depth)
+                    if (--open == 0)
                     {
-                        return elements;
+                        return true;
                     }
 
                     break;
                 case JsonTokenType.EndArray:
-                    if (reader.CurrentDepth == depth)
+                    if (--open == 0)
                     {
-                        return elements;
+                        return true;
                     }
 
                     break;
             }
         }
 
-        // Only a reader over incomplete input gets here; ours always read final blocks.
+        return false;
+    }
+
+    /// <summary>
+    /// Checks every element of the array the reader is on, leaving the reader on its EndArray; returns how many
+    /// elements it has.
+    /// </summary>
+    public int ScanArrayElements(scoped ref Utf8JsonReader reader)
+    {
+        var elements = 0;
+        while (reader.Read())
+        {
+            if (reader.TokenType == JsonTokenType.EndArray)
+            {
+                return elements;
+            }
+
+            elements++;
+            ScanValue(ref reader);
+        }
+
         ParseViolation ??= "The JSON text ends inside a value.";
         return elements;
     }
