@@ -12,12 +12,14 @@ internal sealed class DelegateParamsBinder : NamedParamsBinderBase<object?[]>
 {
     private readonly ParameterInfo[] _parameters;
     private readonly JsonSerializerOptions _options;
+    private readonly int[] _positions; // the handler's parameter for each bound argument (a CancellationToken is not one)
 
     public DelegateParamsBinder(ParameterInfo[] parameters, JsonSerializerOptions options)
         : base(NamesOf(parameters))
     {
         _parameters = parameters;
         _options = options;
+        _positions = [.. Enumerable.Range(0, parameters.Length).Where(i => parameters[i].ParameterType != typeof(CancellationToken))];
     }
 
     public override object?[] Bind(ReadOnlyMemory<byte> memory)
@@ -29,20 +31,14 @@ internal sealed class DelegateParamsBinder : NamedParamsBinderBase<object?[]>
             return args;
         }
 
-        var parameters = memory.Span;
-        Span<int> ranges = stackalloc int[2 * Count];
-        Locate(parameters, ranges);
-        var index = 0;
-        for (var i = 0; i < _parameters.Length; i++)
-        {
-            var type = _parameters[i].ParameterType;
-            if (type != typeof(CancellationToken))
-            {
-                args[i] = JsonSerializer.Deserialize(Slice(parameters, ranges, index++), _options.GetTypeInfo(type));
-            }
-        }
-
+        ReadArguments(memory.Span, ref args);
         return args;
+    }
+
+    protected override void ReadArgument(ref Utf8JsonReader reader, int index, ref object?[] args)
+    {
+        var position = _positions[index];
+        args[position] = JsonSerializer.Deserialize(ref reader, _options.GetTypeInfo(_parameters[position].ParameterType));
     }
 
     private static string[] NamesOf(ParameterInfo[] parameters)

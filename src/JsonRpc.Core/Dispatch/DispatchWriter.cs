@@ -9,11 +9,19 @@ namespace JsonRpc.Dispatch;
 /// <summary>Writes answers straight into the output with a per-thread <see cref="Utf8JsonWriter"/>; writing never awaits.</summary>
 internal static class DispatchWriter
 {
+    /// <summary>The longest number id formatted without the writer; longer ones (JSON allows any) take the writer path.</summary>
+    private const int MaxIdLength = 32;
+
     [ThreadStatic]
     private static Utf8JsonWriter? t_writer;
 
     public static void WriteResult<T>(IBufferWriter<byte> output, RequestId id, T value, ResultWriter<T> result)
     {
+        if (TryFormatResult(output, id, value, result))
+        {
+            return;
+        }
+
         var writer = Rent(output);
         try
         {
@@ -31,6 +39,46 @@ internal static class DispatchWriter
         {
             Return(writer);
         }
+    }
+
+    /// <summary>
+    /// Formats the whole answer straight into the output when the id is a number or null and the result formats
+    /// itself: the same bytes the <see cref="Utf8JsonWriter"/> path writes, without renting and flushing a writer.
+    /// </summary>
+    private static bool TryFormatResult<T>(IBufferWriter<byte> output, RequestId id, T value, ResultWriter<T> result)
+    {
+        ReadOnlySpan<byte> head = "{\"jsonrpc\":\"2.0\",\"id\":"u8;
+        ReadOnlySpan<byte> middle = ",\"result\":"u8;
+        var valueLength = result.MaxFormattedLength(value);
+        if (valueLength < 0 || id.IsString)
+        {
+            return false;
+        }
+
+        var span = output.GetSpan(head.Length + MaxIdLength + middle.Length + valueLength + 1);
+        head.CopyTo(span);
+        var at = head.Length;
+        if (!id.TryFormatPlain(span[at..], out var written))
+        {
+            return false;
+        }
+
+        at += written;
+        if (!middle.TryCopyTo(span[at..]))
+        {
+            return false;
+        }
+
+        at += middle.Length;
+        if (!result.TryFormat(value, span[at..], out written) || at + written >= span.Length)
+        {
+            return false;
+        }
+
+        at += written;
+        span[at++] = (byte)'}';
+        output.Advance(at);
+        return true;
     }
 
     public static void WriteError(IBufferWriter<byte> output, RequestId id, int code, string message, RawJson data)

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Text;
 using JsonRpc.Protocol;
 using JsonRpc.Serialization;
 
@@ -25,7 +24,7 @@ public sealed partial class JsonRpcDispatcher
     private const int MaxStackName = 256;
 
     private readonly Lock _gate = new();
-    private volatile Dictionary<string, DispatchMethod> _methods = new(StringComparer.Ordinal);
+    private volatile MethodTable _methods = MethodTable.Empty;
 
     /// <summary>Creates a dispatcher.</summary>
     public JsonRpcDispatcher(JsonRpcDispatcherOptions? options = null) => Options = options ?? new JsonRpcDispatcherOptions();
@@ -34,13 +33,17 @@ public sealed partial class JsonRpcDispatcher
     public JsonRpcDispatcherOptions Options { get; }
 
     /// <summary>The names of the registered methods.</summary>
-    public IReadOnlyCollection<string> Methods => _methods.Keys;
+    public IReadOnlyCollection<string> Methods => _methods.Names;
 
     /// <summary>Whether a method of that name is registered.</summary>
-    public bool Contains(string method) => _methods.ContainsKey(method);
+    public bool Contains(string method)
+    {
+        ArgumentNullException.ThrowIfNull(method);
+        return _methods.Find(method) is not null;
+    }
 
     /// <summary>Whether a method of that UTF-8 name is registered. Allocates nothing.</summary>
-    public bool Contains(ReadOnlySpan<byte> utf8Method) => Find(utf8Method) is not null;
+    public bool Contains(ReadOnlySpan<byte> utf8Method) => _methods.Find(utf8Method) is not null;
 
     /// <summary>Removes a method; returns false when there was none of that name.</summary>
     public bool Remove(string method)
@@ -48,14 +51,12 @@ public sealed partial class JsonRpcDispatcher
         ArgumentNullException.ThrowIfNull(method);
         lock (_gate)
         {
-            if (!_methods.ContainsKey(method))
+            if (_methods.Find(method) is not { } registered)
             {
                 return false;
             }
 
-            var copy = new Dictionary<string, DispatchMethod>(_methods, StringComparer.Ordinal);
-            copy.Remove(method);
-            _methods = copy;
+            _methods = _methods.Without(registered);
             return true;
         }
     }
@@ -177,41 +178,23 @@ public sealed partial class JsonRpcDispatcher
         var raw = message[info.Method];
         if (!info.MethodIsEscaped)
         {
-            return Find(raw);
+            return _methods.Find(raw);
         }
 
         var scratch = raw.Length <= MaxStackName ? stackalloc byte[MaxStackName] : new byte[raw.Length];
-        return Find(info.GetMethod(message, scratch));
-    }
-
-    private DispatchMethod? Find(ReadOnlySpan<byte> utf8Name)
-    {
-        var methods = _methods;
-        if (utf8Name.Length > MaxStackName)
-        {
-            return methods.GetValueOrDefault(Encoding.UTF8.GetString(utf8Name));
-        }
-
-        Span<char> chars = stackalloc char[MaxStackName];
-        if (!Encoding.UTF8.TryGetChars(utf8Name, chars, out var length))
-        {
-            return null;
-        }
-
-        return methods.GetAlternateLookup<ReadOnlySpan<char>>().TryGetValue(chars[..length], out var method) ? method : null;
+        return _methods.Find(info.GetMethod(message, scratch));
     }
 
     private JsonRpcDispatcher Register(DispatchMethod method)
     {
         lock (_gate)
         {
-            if (_methods.ContainsKey(method.Name))
+            if (_methods.Find(method.Name) is not null)
             {
                 throw new ArgumentException($"A method named '{method.Name}' is already registered.", nameof(method));
             }
 
-            var copy = new Dictionary<string, DispatchMethod>(_methods, StringComparer.Ordinal) { [method.Name] = method };
-            _methods = copy;
+            _methods = _methods.With(method);
         }
 
         return this;

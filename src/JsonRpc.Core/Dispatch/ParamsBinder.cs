@@ -1,3 +1,4 @@
+using System.Buffers.Text;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
@@ -53,9 +54,10 @@ internal sealed class RawParamsBinder : ParamsBinder<RawJson>
 }
 
 /// <summary>
-/// Binds params to N named parameters: by position from an array (exactly N elements) or by name from an object (every
-/// name present; other members are ignored).
+/// Binds params to N named parameters in one pass of a reader over them: by position from an array (exactly N
+/// elements) or by name from an object (every name present; other members are ignored).
 /// </summary>
+/// <typeparam name="TArgs">What the arguments are gathered in: a tuple, or an array.</typeparam>
 internal abstract class NamedParamsBinderBase<TArgs> : ParamsBinder<TArgs>
 {
     private readonly byte[][] _names;
@@ -65,6 +67,11 @@ internal abstract class NamedParamsBinderBase<TArgs> : ParamsBinder<TArgs>
 
     protected NamedParamsBinderBase(string[] names)
     {
+        if (names.Length > 64)
+        {
+            throw new ArgumentException("A method can bind at most 64 parameters.", nameof(names));
+        }
+
         _names = new byte[names.Length][];
         for (var i = 0; i < names.Length; i++)
         {
@@ -75,8 +82,105 @@ internal abstract class NamedParamsBinderBase<TArgs> : ParamsBinder<TArgs>
         _signature = string.Join(", ", names);
     }
 
-    /// <summary>Finds each parameter's JSON value; <paramref name="ranges"/> gets a start and a length per parameter.</summary>
-    protected void Locate(ReadOnlySpan<byte> parameters, Span<int> ranges)
+    /// <summary>
+    /// Reads the argument at <paramref name="index"/> from one scalar JSON token (a number, a literal, or a string
+    /// without escapes, quotes included), as <see cref="ReadArgument"/> would; false when only the reader can say.
+    /// </summary>
+    protected virtual bool TryReadArgument(ReadOnlySpan<byte> token, int index, ref TArgs args) => false;
+
+    /// <summary>
+    /// Binds without a <see cref="Utf8JsonReader"/> when every argument is a scalar the parameter's type takes
+    /// directly. <paramref name="parameters"/> has been checked by the message reader, so the tokens only need to be
+    /// told apart; anything this does not handle simply (escapes, nested values, unknown members, any mismatch)
+    /// returns false, and the reader path binds or reports it. A caller's unchecked bytes never make it misbehave:
+    /// every index is bounds-checked and anything unexpected returns false.
+    /// </summary>
+    protected bool TryReadArgumentsDirect(ReadOnlySpan<byte> parameters, ref TArgs args)
+    {
+        var count = _names.Length;
+        var at = ValidatedJson.SkipWhitespace(parameters, 0);
+        if (at >= parameters.Length || count == 0)
+        {
+            return false;
+        }
+
+        var isArray = parameters[at] == (byte)'[';
+        if (!isArray && parameters[at] != (byte)'{')
+        {
+            return false;
+        }
+
+        var seen = 0UL;
+        var index = 0;
+        at = ValidatedJson.SkipWhitespace(parameters, at + 1);
+        while (true)
+        {
+            if (isArray)
+            {
+                if (index == count)
+                {
+                    return false;
+                }
+            }
+            else
+            {
+                if (!ValidatedJson.TryReadPlainString(parameters, ref at, out var name))
+                {
+                    return false;
+                }
+
+                index = IndexOf(name[1..^1]);
+                at = ValidatedJson.SkipWhitespace(parameters, at);
+                if (index < 0 || at >= parameters.Length || parameters[at] != (byte)':')
+                {
+                    return false;
+                }
+
+                at = ValidatedJson.SkipWhitespace(parameters, at + 1);
+            }
+
+            if (!ValidatedJson.TryReadScalar(parameters, ref at, out var token) || !TryReadArgument(token, index, ref args))
+            {
+                return false;
+            }
+
+            seen |= 1UL << index;
+            index++;
+            at = ValidatedJson.SkipWhitespace(parameters, at);
+            if (at >= parameters.Length)
+            {
+                return false;
+            }
+
+            if (parameters[at] != (byte)',')
+            {
+                var all = count == 64 ? ulong.MaxValue : (1UL << count) - 1;
+                return parameters[at] == (isArray ? (byte)']' : (byte)'}') && seen == all;
+            }
+
+            at = ValidatedJson.SkipWhitespace(parameters, at + 1);
+        }
+    }
+
+    private int IndexOf(ReadOnlySpan<byte> name)
+    {
+        for (var i = 0; i < _names.Length; i++)
+        {
+            if (name.SequenceEqual(_names[i]))
+            {
+                return i;
+            }
+        }
+
+        return -1;
+    }
+
+    /// <summary>Reads the argument at <paramref name="index"/> from the value the reader is on, into <paramref name="args"/>.</summary>
+    /// <remarks>Leaves the reader on the value's last token.</remarks>
+    protected abstract void ReadArgument(ref Utf8JsonReader reader, int index, ref TArgs args);
+
+    /// <summary>Reads every argument from <paramref name="parameters"/> into <paramref name="args"/>.</summary>
+    protected void ReadArguments(ReadOnlySpan<byte> parameters, ref TArgs args)
     {
         var count = _names.Length;
         if (parameters.IsEmpty)
@@ -84,7 +188,6 @@ internal abstract class NamedParamsBinderBase<TArgs> : ParamsBinder<TArgs>
             throw new ParamsBindingException($"Expected params ({_signature}).");
         }
 
-        ranges.Fill(-1);
         var reader = new Utf8JsonReader(parameters);
         reader.Read();
         if (reader.TokenType == JsonTokenType.StartArray)
@@ -97,7 +200,7 @@ internal abstract class NamedParamsBinderBase<TArgs> : ParamsBinder<TArgs>
                     throw new ParamsBindingException($"Too many params: expected {count} ({_signature}).");
                 }
 
-                Capture(ref reader, ranges, index++);
+                ReadArgument(ref reader, index++, ref args);
             }
 
             if (index != count)
@@ -108,6 +211,7 @@ internal abstract class NamedParamsBinderBase<TArgs> : ParamsBinder<TArgs>
             return;
         }
 
+        var seen = 0UL;
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
             var index = -1;
@@ -127,65 +231,235 @@ internal abstract class NamedParamsBinderBase<TArgs> : ParamsBinder<TArgs>
             }
             else
             {
-                Capture(ref reader, ranges, index);
+                // Duplicate names never get here: the message reader refuses them before dispatch.
+                ReadArgument(ref reader, index, ref args);
+                seen |= 1UL << index;
             }
         }
 
-        for (var i = 0; i < count; i++)
+        var all = count == 64 ? ulong.MaxValue : (1UL << count) - 1;
+        if (seen != all)
         {
-            if (ranges[2 * i] < 0)
-            {
-                throw new ParamsBindingException($"Missing param '{Encoding.UTF8.GetString(_names[i])}' ({_signature}).");
-            }
+            var missing = System.Numerics.BitOperations.TrailingZeroCount(~seen);
+            throw new ParamsBindingException($"Missing param '{Encoding.UTF8.GetString(_names[missing])}' ({_signature}).");
         }
     }
+}
 
-    protected static ReadOnlySpan<byte> Slice(ReadOnlySpan<byte> parameters, Span<int> ranges, int index)
-        => parameters.Slice(ranges[2 * index], ranges[(2 * index) + 1]);
+/// <summary>
+/// Reads one argument of type <typeparamref name="T"/>: through its <see cref="JsonTypeInfo{T}"/>, or straight from
+/// the reader when the type is a primitive served by the serializer's own converter with strict number handling, which
+/// is what the serializer would do, without its per-call setup.
+/// </summary>
+internal readonly struct ArgumentReader<T>
+{
+    private readonly JsonTypeInfo<T> _typeInfo;
+    private readonly bool _direct;
 
-    protected static T Read<T>(ReadOnlySpan<byte> parameters, Span<int> ranges, int index, JsonTypeInfo<T> typeInfo)
-        => JsonSerializer.Deserialize(parameters.Slice(ranges[2 * index], ranges[(2 * index) + 1]), typeInfo)!;
-
-    private static void Capture(ref Utf8JsonReader reader, Span<int> ranges, int index)
+    public ArgumentReader(JsonTypeInfo<T> typeInfo)
     {
-        var start = (int)reader.TokenStartIndex;
-        reader.Skip();
-        ranges[2 * index] = start;
-        ranges[(2 * index) + 1] = (int)reader.BytesConsumed - start;
+        ArgumentNullException.ThrowIfNull(typeInfo);
+        _typeInfo = typeInfo;
+        _direct = BuiltInPrimitive.IsDirect(typeInfo);
     }
+
+    public T Read(ref Utf8JsonReader reader)
+    {
+        if (_direct)
+        {
+            if (typeof(T) == typeof(int))
+            {
+                return reader.TokenType == JsonTokenType.Number && reader.TryGetInt32(out var value) ? (T)(object)value : throw Mismatch();
+            }
+
+            if (typeof(T) == typeof(long))
+            {
+                return reader.TokenType == JsonTokenType.Number && reader.TryGetInt64(out var value) ? (T)(object)value : throw Mismatch();
+            }
+
+            if (typeof(T) == typeof(double))
+            {
+                return reader.TokenType == JsonTokenType.Number && reader.TryGetDouble(out var value) ? (T)(object)value : throw Mismatch();
+            }
+
+            if (typeof(T) == typeof(bool))
+            {
+                return reader.TokenType switch
+                {
+                    JsonTokenType.True => (T)(object)true,
+                    JsonTokenType.False => (T)(object)false,
+                    _ => throw Mismatch(),
+                };
+            }
+
+            if (typeof(T) == typeof(string))
+            {
+                return reader.TokenType switch
+                {
+                    JsonTokenType.String => (T)(object)reader.GetString()!,
+                    JsonTokenType.Null => default!,
+                    _ => throw Mismatch(),
+                };
+            }
+        }
+
+        return JsonSerializer.Deserialize(ref reader, _typeInfo)!;
+    }
+
+    /// <summary>Reads a scalar token as <see cref="Read"/> would; false when the reader path must decide.</summary>
+    public bool TryRead(ReadOnlySpan<byte> token, out T value)
+    {
+        value = default!;
+        if (!_direct || token.IsEmpty)
+        {
+            return false;
+        }
+
+        var first = token[0];
+        var isNumber = first is (byte)'-' or (>= (byte)'0' and <= (byte)'9');
+        if (typeof(T) == typeof(int))
+        {
+            if (isNumber && Utf8Parser.TryParse(token, out int number, out var used) && used == token.Length)
+            {
+                value = (T)(object)number;
+                return true;
+            }
+        }
+        else if (typeof(T) == typeof(long))
+        {
+            if (isNumber && Utf8Parser.TryParse(token, out long number, out var used) && used == token.Length)
+            {
+                value = (T)(object)number;
+                return true;
+            }
+        }
+        else if (typeof(T) == typeof(double))
+        {
+            if (isNumber && Utf8Parser.TryParse(token, out double number, out var used) && used == token.Length && double.IsFinite(number))
+            {
+                value = (T)(object)number;
+                return true;
+            }
+        }
+        else if (typeof(T) == typeof(bool))
+        {
+            if (token.SequenceEqual("true"u8) || token.SequenceEqual("false"u8))
+            {
+                value = (T)(object)(first == (byte)'t');
+                return true;
+            }
+        }
+        else if (typeof(T) == typeof(string))
+        {
+            if (first == (byte)'"')
+            {
+                value = (T)(object)Encoding.UTF8.GetString(token[1..^1]);
+                return true;
+            }
+
+            if (token.SequenceEqual("null"u8))
+            {
+                return true; // value is null
+            }
+        }
+
+        return false;
+    }
+
+    private static ParamsBindingException Mismatch() => new($"The JSON value could not be converted to {typeof(T)}.");
 }
 
 internal sealed class NamedParamsBinder<T1>(string name1, JsonTypeInfo<T1> t1) : NamedParamsBinderBase<T1>([name1])
 {
-    public override T1 Bind(ReadOnlyMemory<byte> memory)
+    private readonly ArgumentReader<T1> _t1 = new(t1);
+
+    public override T1 Bind(ReadOnlyMemory<byte> parameters)
     {
-        var parameters = memory.Span;
-        Span<int> ranges = stackalloc int[2];
-        Locate(parameters, ranges);
-        return Read(parameters, ranges, 0, t1);
+        T1 args = default!;
+        if (!TryReadArgumentsDirect(parameters.Span, ref args))
+        {
+            ReadArguments(parameters.Span, ref args);
+        }
+
+        return args;
     }
+
+    protected override bool TryReadArgument(ReadOnlySpan<byte> token, int index, ref T1 args) => _t1.TryRead(token, out args);
+
+    protected override void ReadArgument(ref Utf8JsonReader reader, int index, ref T1 args) => args = _t1.Read(ref reader);
 }
 
 internal sealed class NamedParamsBinder<T1, T2>(string name1, string name2, JsonTypeInfo<T1> t1, JsonTypeInfo<T2> t2)
     : NamedParamsBinderBase<(T1, T2)>([name1, name2])
 {
-    public override (T1, T2) Bind(ReadOnlyMemory<byte> memory)
+    private readonly ArgumentReader<T1> _t1 = new(t1);
+    private readonly ArgumentReader<T2> _t2 = new(t2);
+
+    public override (T1, T2) Bind(ReadOnlyMemory<byte> parameters)
     {
-        var parameters = memory.Span;
-        Span<int> ranges = stackalloc int[4];
-        Locate(parameters, ranges);
-        return (Read(parameters, ranges, 0, t1), Read(parameters, ranges, 1, t2));
+        (T1, T2) args = default;
+        if (!TryReadArgumentsDirect(parameters.Span, ref args))
+        {
+            ReadArguments(parameters.Span, ref args);
+        }
+
+        return args;
+    }
+
+    protected override bool TryReadArgument(ReadOnlySpan<byte> token, int index, ref (T1, T2) args)
+        => index == 0 ? _t1.TryRead(token, out args.Item1) : _t2.TryRead(token, out args.Item2);
+
+    protected override void ReadArgument(ref Utf8JsonReader reader, int index, ref (T1, T2) args)
+    {
+        if (index == 0)
+        {
+            args.Item1 = _t1.Read(ref reader);
+        }
+        else
+        {
+            args.Item2 = _t2.Read(ref reader);
+        }
     }
 }
 
 internal sealed class NamedParamsBinder<T1, T2, T3>(string name1, string name2, string name3, JsonTypeInfo<T1> t1, JsonTypeInfo<T2> t2, JsonTypeInfo<T3> t3)
     : NamedParamsBinderBase<(T1, T2, T3)>([name1, name2, name3])
 {
-    public override (T1, T2, T3) Bind(ReadOnlyMemory<byte> memory)
+    private readonly ArgumentReader<T1> _t1 = new(t1);
+    private readonly ArgumentReader<T2> _t2 = new(t2);
+    private readonly ArgumentReader<T3> _t3 = new(t3);
+
+    public override (T1, T2, T3) Bind(ReadOnlyMemory<byte> parameters)
     {
-        var parameters = memory.Span;
-        Span<int> ranges = stackalloc int[6];
-        Locate(parameters, ranges);
-        return (Read(parameters, ranges, 0, t1), Read(parameters, ranges, 1, t2), Read(parameters, ranges, 2, t3));
+        (T1, T2, T3) args = default;
+        if (!TryReadArgumentsDirect(parameters.Span, ref args))
+        {
+            ReadArguments(parameters.Span, ref args);
+        }
+
+        return args;
+    }
+
+    protected override bool TryReadArgument(ReadOnlySpan<byte> token, int index, ref (T1, T2, T3) args) => index switch
+    {
+        0 => _t1.TryRead(token, out args.Item1),
+        1 => _t2.TryRead(token, out args.Item2),
+        _ => _t3.TryRead(token, out args.Item3),
+    };
+
+    protected override void ReadArgument(ref Utf8JsonReader reader, int index, ref (T1, T2, T3) args)
+    {
+        switch (index)
+        {
+            case 0:
+                args.Item1 = _t1.Read(ref reader);
+                break;
+            case 1:
+                args.Item2 = _t2.Read(ref reader);
+                break;
+            default:
+                args.Item3 = _t3.Read(ref reader);
+                break;
+        }
     }
 }

@@ -172,6 +172,28 @@ public readonly struct RequestId : IEquatable<RequestId>
         return false;
     }
 
+    /// <summary>
+    /// Formats a number or null id (<c>null</c> for <see cref="None"/> too) as <see cref="WriteTo"/> writes it; false for
+    /// a string id, whose escaping is the writer's, or when <paramref name="destination"/> is too short.
+    /// </summary>
+    internal bool TryFormatPlain(Span<byte> destination, out int written)
+    {
+        switch (_kind)
+        {
+            case RequestIdKind.Number when _text is null:
+                return System.Buffers.Text.Utf8Formatter.TryFormat(_number, destination, out written);
+            case RequestIdKind.Number:
+                // A validated JSON number: ASCII only, so its UTF-16 and UTF-8 forms have the same length.
+                return System.Text.Encoding.ASCII.TryGetBytes(_text, destination, out written);
+            case RequestIdKind.String:
+                written = 0;
+                return false;
+            default:
+                written = 4;
+                return "null"u8.TryCopyTo(destination);
+        }
+    }
+
     /// <summary>Writes the id as a JSON value (<c>null</c> for <see cref="None"/> and <see cref="Null"/>).</summary>
     public void WriteTo(Utf8JsonWriter writer)
     {

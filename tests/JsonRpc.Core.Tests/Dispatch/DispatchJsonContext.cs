@@ -5,6 +5,9 @@ namespace JsonRpc.Core.Tests.Dispatch;
 public sealed record SubtractParams(int Minuend, int Subtrahend);
 
 [JsonSerializable(typeof(int))]
+[JsonSerializable(typeof(long))]
+[JsonSerializable(typeof(double))]
+[JsonSerializable(typeof(bool))]
 [JsonSerializable(typeof(int[]))]
 [JsonSerializable(typeof(string))]
 [JsonSerializable(typeof(SubtractParams))]
