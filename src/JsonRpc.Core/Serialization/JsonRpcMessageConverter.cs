@@ -50,7 +50,7 @@ public sealed class JsonRpcMessageConverter<TMessage> : JsonConverter<TMessage>
                 copy = Utf8JsonReaderAccess.CopyValue(ref reader);
             }
 
-            if (isWholeInput)
+            if (isWholeInput && !IsOnlyWhitespaceAfter(ref reader))
             {
                 // The serializer reads on after the value and throws a plain JsonException for anything but
                 // whitespace; finding it first keeps "not JSON" a Parse error that carries the JSON-RPC code.
@@ -80,6 +80,12 @@ public sealed class JsonRpcMessageConverter<TMessage> : JsonConverter<TMessage>
     /// <inheritdoc/>
     public override void Write(Utf8JsonWriter writer, TMessage value, JsonSerializerOptions options)
         => JsonRpcMessageWriter.Write(writer, value);
+
+    /// <summary>True when only JSON whitespace follows the value in a single-segment input: nothing left to check.</summary>
+    private static bool IsOnlyWhitespaceAfter(ref Utf8JsonReader reader)
+        => Utf8JsonReaderAccess.IsAvailable
+            && !Utf8JsonReaderAccess.IsMultiSegment(ref reader)
+            && Utf8JsonReaderAccess.Buffer(ref reader)[checked((int)reader.BytesConsumed)..].IndexOfAnyExcept(" \t\r\n"u8) < 0;
 
     private static bool IsStrict(JsonReaderOptions options)
         => options.CommentHandling == JsonCommentHandling.Disallow && !options.AllowTrailingCommas;

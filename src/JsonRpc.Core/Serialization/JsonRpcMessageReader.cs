@@ -44,23 +44,9 @@ public static partial class JsonRpcMessageReader
                 return false;
             }
 
-            string? invalid;
-            if (reader.TokenType == JsonTokenType.StartObject)
-            {
-                invalid = ReadMessageObject(ref reader, ref scanner, ref info);
-            }
-            else if (reader.TokenType == JsonTokenType.StartArray)
-            {
-                info._batchCount = scanner.ScanArrayElements(ref reader);
-                info._kind = JsonRpcMessageKind.Batch;
-                // Duplicates inside an element make that element invalid, not the batch: TryRead on the element says so.
-                invalid = info._batchCount == 0 ? "A batch must not be empty." : null;
-            }
-            else
-            {
-                scanner.ScanValue(ref reader);
-                invalid = "A message must be a JSON object or a non-empty array of them.";
-            }
+            var invalid = reader.TokenType == JsonTokenType.StartObject
+                ? ReadMessageObject(ref reader, ref scanner, ref info)
+                : ReadOtherValue(ref reader, ref scanner, ref info);
 
             if (reader.Read())
             {
@@ -97,6 +83,22 @@ public static partial class JsonRpcMessageReader
         {
             scanner.Dispose();
         }
+    }
+
+    /// <summary>A batch (checked whole, its elements counted) or a value that is no message at all.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static string? ReadOtherValue(ref Utf8JsonReader reader, scoped ref JsonScanner scanner, ref JsonRpcMessageInfo info)
+    {
+        if (reader.TokenType == JsonTokenType.StartArray)
+        {
+            info._batchCount = scanner.ScanArrayElements(ref reader);
+            info._kind = JsonRpcMessageKind.Batch;
+            // Duplicates inside an element make that element invalid, not the batch: TryRead on the element says so.
+            return info._batchCount == 0 ? "A batch must not be empty." : null;
+        }
+
+        scanner.ScanValue(ref reader);
+        return "A message must be a JSON object or a non-empty array of them.";
     }
 
     /// <summary>

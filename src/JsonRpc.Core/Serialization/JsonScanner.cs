@@ -302,10 +302,32 @@ internal ref struct JsonScanner
             return;
         }
 
-        // A bigger value: the rest is read with a local copy of the reader, written back at the end. The JIT
-        // addresses a local better than a reader behind a reference, which pays for the two copies many times over.
+        ScanRestOfBigValue(ref reader, open);
+    }
+
+    /// <summary>
+    /// Reads the rest of a bigger value with a local copy of the reader, written back at the end: the JIT addresses a
+    /// local better than a reader behind a reference, which pays for the two copies many times over. Out of line, so
+    /// that callers do not zero a reader-sized local on every call.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void ScanRestOfBigValue(scoped ref Utf8JsonReader reader, int open)
+    {
         var local = reader;
-        ScanTokens(ref local, ref open, int.MaxValue);
+        while (true)
+        {
+            if (!local.Read())
+            {
+                ParseViolation ??= "The JSON text ends inside a value.";
+                break;
+            }
+
+            if (CheckToken(ref local, ref open))
+            {
+                break;
+            }
+        }
+
         reader = local;
     }
 
@@ -313,6 +335,7 @@ internal ref struct JsonScanner
     private const int SmallValueTokens = 16;
 
     /// <summary>Reads and checks up to <paramref name="limit"/> tokens; true once the value's last token is read.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool ScanTokens(scoped ref Utf8JsonReader reader, ref int open, int limit)
     {
         while (limit-- > 0)
@@ -324,44 +347,46 @@ internal ref struct JsonScanner
                 return true;
             }
 
-            switch (reader.TokenType)
+            if (CheckToken(ref reader, ref open))
             {
-                case JsonTokenType.PropertyName:
-                    if (!CheckName(ref reader))
-                    {
-                        DuplicateInValue ??= "A member name appears twice in one object.";
-                    }
-
-                    break;
-                case JsonTokenType.String:
-                    CheckString(ref reader);
-                    break;
-                case JsonTokenType.StartObject:
-                    EnterObject();
-                    open++;
-                    break;
-                case JsonTokenType.StartArray:
-                    open++;
-                    break;
-                case JsonTokenType.EndObject:
-                    ExitObject();
-                    if (--open == 0)
-                    {
-                        return true;
-                    }
-
-                    break;
-                case JsonTokenType.EndArray:
-                    if (--open == 0)
-                    {
-                        return true;
-                    }
-
-                    break;
+                return true;
             }
         }
 
         return false;
+    }
+
+    /// <summary>Checks the token the reader is on; true when it closes the value being scanned.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool CheckToken(scoped ref Utf8JsonReader reader, ref int open)
+    {
+        switch (reader.TokenType)
+        {
+            case JsonTokenType.PropertyName:
+                if (!CheckName(ref reader))
+                {
+                    DuplicateInValue ??= "A member name appears twice in one object.";
+                }
+
+                return false;
+            case JsonTokenType.String:
+                CheckString(ref reader);
+                return false;
+            case JsonTokenType.StartObject:
+                EnterObject();
+                open++;
+                return false;
+            case JsonTokenType.StartArray:
+                open++;
+                return false;
+            case JsonTokenType.EndObject:
+                ExitObject();
+                return --open == 0;
+            case JsonTokenType.EndArray:
+                return --open == 0;
+            default:
+                return false;
+        }
     }
 
     /// <summary>
