@@ -1,5 +1,5 @@
-using System.Buffers.Binary;
 using System.Text;
+using JsonRpc.Serialization;
 
 namespace JsonRpc.Dispatch;
 
@@ -72,33 +72,7 @@ internal sealed class MethodTable
 
     public MethodTable Without(DispatchMethod method) => new(Array.FindAll(_methods, m => !ReferenceEquals(m, method)));
 
-    /// <summary>
-    /// A cheap hash of the length and the first and last eight bytes (method names are short and often share a
-    /// prefix). Only registered names are in the table, so collisions cost registered names a longer probe, never a
-    /// peer a slow lookup.
-    /// </summary>
-    private static int Hash(ReadOnlySpan<byte> utf8)
-    {
-        ulong head, tail;
-        if (utf8.Length >= 8)
-        {
-            head = BinaryPrimitives.ReadUInt64LittleEndian(utf8);
-            tail = BinaryPrimitives.ReadUInt64LittleEndian(utf8[^8..]);
-        }
-        else
-        {
-            head = 0;
-            foreach (var b in utf8)
-            {
-                head = (head << 8) | b;
-            }
-
-            tail = 0;
-        }
-
-        var mixed = (head * 0x9E3779B97F4A7C15UL) ^ (tail * 0xC2B2AE3D27D4EB4FUL) ^ (ulong)utf8.Length;
-        return (int)(mixed ^ (mixed >> 29));
-    }
+    private static int Hash(ReadOnlySpan<byte> utf8) => (int)Utf8Hash.Of(utf8);
 
     private readonly record struct Entry(byte[] Name, int Hash, DispatchMethod? Method);
 }

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using JsonRpc.Protocol;
@@ -105,6 +106,11 @@ public sealed class JsonRpcMessageConverter<TMessage> : JsonConverter<TMessage>
 
     private static TMessage Check(JsonRpcMessage message)
     {
+        if (typeof(TMessage) == typeof(JsonRpcMessage))
+        {
+            return Unsafe.As<TMessage>(message); // every message is one; spares the shared-generic type check
+        }
+
         if (message is TMessage typed)
         {
             return typed;

@@ -332,7 +332,6 @@ public static partial class JsonRpcMessageReader
         }
     }
 
-    [MethodImpl(MethodImplOptions.NoInlining)] // error responses are rare; keep ReadMessageObject small
     private static void ReadErrorObject(ref Utf8JsonReader reader, scoped ref JsonScanner scanner, ref JsonRpcMessageInfo info, ref string? invalid)
     {
         var hasCode = false;
@@ -345,7 +344,8 @@ public static partial class JsonRpcMessageReader
                 invalid ??= "A member name appears twice in the error object.";
             }
 
-            if (reader.ValueTextEquals(JsonRpcPropertyNames.CodeUtf8))
+            var member = IdentifyErrorMember(ref reader);
+            if (member == ErrorMember.Code)
             {
                 reader.Read();
                 if (reader.TokenType == JsonTokenType.Number && reader.TryGetInt32(out info._errorCode))
@@ -358,7 +358,7 @@ public static partial class JsonRpcMessageReader
                     scanner.ScanValue(ref reader);
                 }
             }
-            else if (reader.ValueTextEquals(JsonRpcPropertyNames.MessageUtf8))
+            else if (member == ErrorMember.Message)
             {
                 reader.Read();
                 if (reader.TokenType == JsonTokenType.String)
@@ -375,7 +375,7 @@ public static partial class JsonRpcMessageReader
                     scanner.ScanValue(ref reader);
                 }
             }
-            else if (reader.ValueTextEquals(JsonRpcPropertyNames.DataUtf8))
+            else if (member == ErrorMember.Data)
             {
                 reader.Read();
                 ReadRawValue(ref reader, ref scanner, out info._errorDataStart, out info._errorDataLength);
@@ -392,6 +392,26 @@ public static partial class JsonRpcMessageReader
         {
             invalid ??= "The error object needs an integer \"code\" and a string \"message\".";
         }
+    }
+
+    private static ErrorMember IdentifyErrorMember(ref Utf8JsonReader reader)
+    {
+        if (!reader.ValueIsEscaped)
+        {
+            var name = reader.ValueSpan;
+            return name.Length switch
+            {
+                4 when name.SequenceEqual(JsonRpcPropertyNames.CodeUtf8) => ErrorMember.Code,
+                4 when name.SequenceEqual(JsonRpcPropertyNames.DataUtf8) => ErrorMember.Data,
+                7 when name.SequenceEqual(JsonRpcPropertyNames.MessageUtf8) => ErrorMember.Message,
+                _ => ErrorMember.Unknown,
+            };
+        }
+
+        return reader.ValueTextEquals(JsonRpcPropertyNames.CodeUtf8) ? ErrorMember.Code
+            : reader.ValueTextEquals(JsonRpcPropertyNames.MessageUtf8) ? ErrorMember.Message
+            : reader.ValueTextEquals(JsonRpcPropertyNames.DataUtf8) ? ErrorMember.Data
+            : ErrorMember.Unknown;
     }
 
     private static void ReadRawValue(ref Utf8JsonReader reader, scoped ref JsonScanner scanner, out int start, out int length)
@@ -426,6 +446,14 @@ public static partial class JsonRpcMessageReader
             : reader.ValueTextEquals(JsonRpcPropertyNames.ResultUtf8) ? Member.Result
             : reader.ValueTextEquals(JsonRpcPropertyNames.ErrorUtf8) ? Member.Error
             : Member.Unknown;
+    }
+
+    private enum ErrorMember : byte
+    {
+        Unknown,
+        Code,
+        Message,
+        Data,
     }
 
     [Flags]

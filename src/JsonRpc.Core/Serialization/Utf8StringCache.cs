@@ -22,9 +22,7 @@ internal sealed class Utf8StringCache
             return Encoding.UTF8.GetString(utf8);
         }
 
-        var hash = new HashCode();
-        hash.AddBytes(utf8);
-        ref var slot = ref _slots[(uint)hash.ToHashCode() % (uint)_slots.Length];
+        ref var slot = ref _slots[Utf8Hash.Of(utf8) % (uint)_slots.Length];
         var entry = Volatile.Read(ref slot);
         if (entry is not null && entry.Utf8.AsSpan().SequenceEqual(utf8))
         {
