@@ -1,12 +1,13 @@
 using System.Net.Sockets;
 using System.Text;
 using JsonRpc.Server.Tests.Infrastructure;
+using JsonRpc.Testing;
 
 namespace JsonRpc.Server.Tests;
 
 public sealed class BadInputTests(SharedRouterFixture fixture) : IClassFixture<SharedRouterFixture>
 {
-    private RouterServer Server => fixture.Server;
+    private RouterHost Server => fixture.Server;
 
     [Theory]
     [InlineData("hello", -32700)]

@@ -1,66 +1,32 @@
-using System.Net;
+using JsonRpc.Testing;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 
 namespace JsonRpc.Server.Tests.Infrastructure;
 
-/// <summary>A real Kestrel on 127.0.0.1 port 0 serving the router; the bound port is read back from the server.</summary>
-public sealed class RouterServer : IAsyncDisposable
+/// <summary>Starts the shared <see cref="RouterHost"/> with this suite's defaults, and connects raw line clients to it.</summary>
+public static class RouterServer
 {
-    private readonly WebApplication _app;
-
-    private RouterServer(WebApplication app, int port)
-    {
-        _app = app;
-        Port = port;
-        Router = app.Services.GetRequiredService<JsonRpcRouter>();
-    }
-
-    public int Port { get; }
-
-    public JsonRpcRouter Router { get; }
-
-    public IServiceProvider Services => _app.Services;
-
-    public static async Task<RouterServer> StartAsync(
+    /// <summary>A router with a 5 s call timeout (so the suite stays fast; tests that need another set it), logging to <paramref name="output"/>.</summary>
+    public static Task<RouterHost> StartAsync(
         Action<JsonRpcRouterOptions>? configure = null,
         ITestOutputHelper? output = null,
         Action<JsonRpcRouter>? setup = null,
         Action<WebApplicationBuilder>? build = null)
+        => RouterHost.StartAsync(
+            options =>
+            {
+                options.CallTimeout = TimeSpan.FromSeconds(5);
+                configure?.Invoke(options);
+            },
+            logger: output is null ? null : new TestOutputLoggerProvider(output),
+            setup: setup,
+            build: build);
+
+    public static Task<LineClient> ConnectAsync(this RouterHost server) => LineClient.ConnectAsync(server.Port);
+
+    public static async Task<LineClient> ConnectRegisteredAsync(this RouterHost server, string name, params string[] methods)
     {
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.Logging.ClearProviders();
-        if (output is not null)
-        {
-            builder.Logging.AddProvider(new TestOutputLoggerProvider(output));
-            builder.Logging.SetMinimumLevel(LogLevel.Debug);
-        }
-
-        builder.Services.AddJsonRpcRouter(options =>
-        {
-            // Short timeouts so the suite stays fast; tests that need others set them.
-            options.CallTimeout = TimeSpan.FromSeconds(5);
-            options.ShutdownTimeout = TimeSpan.FromMilliseconds(500);
-            configure?.Invoke(options);
-        });
-        builder.WebHost.ConfigureKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, 0, listen => listen.UseJsonRpcRouter()));
-        build?.Invoke(builder);
-        var app = builder.Build();
-        setup?.Invoke(app.Services.GetRequiredService<JsonRpcRouter>());
-        await app.StartAsync().WaitAsync(TimeSpan.FromSeconds(10));
-        var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
-        return new RouterServer(app, new Uri(address).Port);
-    }
-
-    public Task<LineClient> ConnectAsync() => LineClient.ConnectAsync(Port);
-
-    public async Task<LineClient> ConnectRegisteredAsync(string name, params string[] methods)
-    {
-        var client = await ConnectAsync();
+        var client = await server.ConnectAsync();
         await client.RegisterAsync(name);
         foreach (var method in methods)
         {
@@ -68,19 +34,5 @@ public sealed class RouterServer : IAsyncDisposable
         }
 
         return client;
-    }
-
-    public Task StopAsync() => _app.StopAsync().WaitAsync(TimeSpan.FromSeconds(15));
-
-    public async ValueTask DisposeAsync()
-    {
-        try
-        {
-            await StopAsync();
-        }
-        finally
-        {
-            await _app.DisposeAsync();
-        }
     }
 }

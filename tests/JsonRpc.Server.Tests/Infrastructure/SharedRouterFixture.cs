@@ -1,3 +1,5 @@
+using JsonRpc.Testing;
+
 namespace JsonRpc.Server.Tests.Infrastructure;
 
 /// <summary>
@@ -6,9 +8,9 @@ namespace JsonRpc.Server.Tests.Infrastructure;
 /// </summary>
 public sealed class SharedRouterFixture : IAsyncLifetime
 {
-    private RouterServer? _server;
+    private RouterHost? _server;
 
-    public RouterServer Server => _server ?? throw new InvalidOperationException("Not started.");
+    public RouterHost Server => _server ?? throw new InvalidOperationException("Not started.");
 
     public async Task InitializeAsync() => _server = await RouterServer.StartAsync(o => o.CallTimeout = TimeSpan.FromMilliseconds(300));
 
