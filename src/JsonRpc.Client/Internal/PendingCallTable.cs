@@ -78,6 +78,17 @@ internal sealed class PendingCallTable
 
     /// <summary>Claims every call in flight on <paramref name="connection"/> (any connection when null) and hands it to <paramref name="fail"/>.</summary>
     public int ClaimAll<TState>(object? connection, Action<PendingCall, TState> fail, TState state)
+        => Claim(connection, expiredBefore: null, fail, state);
+
+    /// <summary>Claims every call whose deadline is before <paramref name="now"/> and hands it to <paramref name="fail"/>.</summary>
+    public void ClaimExpired<TState>(long now, Action<PendingCall, TState> fail, TState state)
+        => Claim(connection: null, expiredBefore: now, fail, state);
+
+    /// <summary>
+    /// Claims the calls in flight on <paramref name="connection"/> (any when null) and, when <paramref name="expiredBefore"/>
+    /// is given, only those whose deadline has passed; hands each to <paramref name="fail"/> and returns how many.
+    /// </summary>
+    private int Claim<TState>(object? connection, long? expiredBefore, Action<PendingCall, TState> fail, TState state)
     {
         var count = 0;
         var chunks = Volatile.Read(ref _chunkCount);
@@ -97,7 +108,10 @@ internal sealed class PendingCallTable
                 }
 
                 var id = call.ActiveId;
-                if (id != 0 && (connection is null || ReferenceEquals(call.Connection, connection)) && call.TryClaim(id))
+                if (id != 0
+                    && (connection is null || ReferenceEquals(call.Connection, connection))
+                    && (expiredBefore is not { } now || (call.Deadline <= now && call.Id == id))
+                    && call.TryClaim(id))
                 {
                     fail(call, state);
                     count++;
@@ -106,34 +120,6 @@ internal sealed class PendingCallTable
         }
 
         return count;
-    }
-
-    /// <summary>Claims every call whose deadline is before <paramref name="now"/> and hands it to <paramref name="fail"/>.</summary>
-    public void ClaimExpired<TState>(long now, Action<PendingCall, TState> fail, TState state)
-    {
-        var chunks = Volatile.Read(ref _chunkCount);
-        for (var c = 0; c < chunks; c++)
-        {
-            var chunk = Volatile.Read(ref _chunks[c]);
-            if (chunk is null)
-            {
-                continue;
-            }
-
-            foreach (var call in chunk.Calls)
-            {
-                if (call is null)
-                {
-                    continue;
-                }
-
-                var id = call.ActiveId;
-                if (id != 0 && call.Deadline <= now && call.Id == id && call.TryClaim(id))
-                {
-                    fail(call, state);
-                }
-            }
-        }
     }
 
     private int Pop()
