@@ -41,6 +41,32 @@ public class ScanBoundaryTests
         Refusal.Assert(Message(position, $$"""{{{members}},"k{{position % 20}}":0}"""), Invalid, new RequestId("x7"));
     }
 
+    /// <summary>
+    /// Names of one length with the same first and last byte share the scanner's fingerprint bit, so each one after the
+    /// first is told apart only by comparing names: distinct ones must pass and a repeat must not, escaped or not, on
+    /// either side of the switch to the hash table.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Positions))]
+    public void NamesSharingAFingerprint_AreComparedInFull(int position)
+    {
+        foreach (var count in new[] { 2, 7, 8, 9, 12 })
+        {
+            var names = Enumerable.Range(0, count).Select(i => $"\"a{(char)('A' + i)}b\":{i}").ToList();
+            var distinct = $$"""{{{string.Join(",", names)}},"a\u005ab":0,"\u0061Yb":1}""";
+            var utf8 = Encoding.UTF8.GetBytes(Message(position, distinct));
+            foreach (var path in MessageReading.AllPaths)
+            {
+                Assert.Equal("m", Assert.IsType<JsonRpcRequest>(MessageReading.Read(path, utf8)).Method);
+            }
+
+            foreach (var repeat in new[] { "aAb", $"a{(char)('A' + count - 1)}b", "a\\u0041b", "\\u0061Ab" })
+            {
+                Refusal.Assert(Message(position, $$"""{{{string.Join(",", names)}},"{{repeat}}":0}"""), Invalid, new RequestId("x7"));
+            }
+        }
+    }
+
     [Theory]
     [MemberData(nameof(Positions))]
     public void LoneSurrogateEscape_AnywhereInABigValue_IsParseError(int position)

@@ -23,6 +23,13 @@ namespace JsonRpc.Serialization;
 /// <see cref="HashCode"/>, which is seeded per process, so a peer cannot craft colliding names to make the check
 /// quadratic.
 /// </para>
+/// <para>
+/// While compared directly, an object also keeps a 64-bit mask with one bit per name (<see cref="Fingerprint"/>: the
+/// name's length and its first and last bytes). A name whose bit is clear cannot equal an earlier name, so almost
+/// every name is recorded without a comparison or a loop whose trip count varies (and so mispredicts). A set bit only
+/// means "compare": a crafted collision costs what the direct comparison always cost, within the same limit of
+/// <see cref="LinearNames"/>.
+/// </para>
 /// </remarks>
 internal ref struct JsonScanner
 {
@@ -95,6 +102,7 @@ internal ref struct JsonScanner
     {
         public int NamesStart;
         public int Serial; // 0 while the names are compared directly
+        public ulong Seen; // while compared directly: the fingerprints of the names so far, a bit each
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -184,31 +192,55 @@ internal ref struct JsonScanner
             return CheckEscapedName(ref reader);
         }
 
+        // Each directly compared object keeps a 64-bit mask of its names' fingerprints. A name whose bit is not yet
+        // set is new for certain, and is recorded with no comparison and no data-dependent loop; only a fingerprint
+        // seen before (a duplicate, or two names sharing a bit) pays for comparing names.
         var name = reader.ValueSpan;
-        var top = _top - 1;
-        var frame = _objects[top];
-        if (frame.Serial == 0)
+        var bit = 1UL << Fingerprint(name);
+        ref var frame = ref _objects[_top - 1];
+        var count = _nameCount;
+        if ((frame.Seen & bit) == 0 && count - frame.NamesStart < LinearNames && count < _names.Length)
         {
-            var count = _nameCount;
-            var names = _names;
-            for (var i = frame.NamesStart; i < count; i++)
+            frame.Seen |= bit;
+            _names[count] = new Name((int)reader.TokenStartIndex + 1, name.Length);
+            _nameCount = count + 1;
+            return true;
+        }
+
+        return CheckNameSlow(new Name((int)reader.TokenStartIndex + 1, name.Length), name, bit);
+    }
+
+    /// <summary>Which of 64 bits stands for a name in its object's mask: from its length and its first and last bytes.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int Fingerprint(ReadOnlySpan<byte> name)
+        => name.IsEmpty ? 0 : (int)(((uint)name.Length * 0x9E3779B1u + name[0] * 0x85EBCA6Bu + name[^1] * 0xC2B2AE35u) >> 26);
+
+    /// <summary>
+    /// A name whose fingerprint the object has seen, or an object that has outgrown direct comparison: compares the
+    /// name with the object's earlier names, then records it.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool CheckNameSlow(Name entry, ReadOnlySpan<byte> name, ulong bit)
+    {
+        var top = _top - 1;
+        if (_objects[top].Serial == 0)
+        {
+            if ((_objects[top].Seen & bit) != 0)
             {
-                var other = names[i];
-                if (other.Length == name.Length && NameOf(other).SequenceEqual(name))
+                for (var i = _objects[top].NamesStart; i < _nameCount; i++)
                 {
-                    return false;
+                    var other = _names[i];
+                    if (other.Length == name.Length && NameOf(other).SequenceEqual(name))
+                    {
+                        return false;
+                    }
                 }
             }
 
-            if (count - frame.NamesStart < LinearNames && count < names.Length)
-            {
-                names[count] = new Name((int)reader.TokenStartIndex + 1, name.Length);
-                _nameCount = count + 1;
-                return true;
-            }
+            _objects[top].Seen |= bit;
         }
 
-        return AddName(top, new Name((int)reader.TokenStartIndex + 1, name.Length), name);
+        return AddName(top, entry, name);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -235,21 +267,7 @@ internal ref struct JsonScanner
         var entry = new Name(~_arenaUsed, written);
         var name = _arena.AsSpan(_arenaUsed, written);
         _arenaUsed += written;
-        var top = _top - 1;
-        if (_objects[top].Serial == 0)
-        {
-            var start = _objects[top].NamesStart;
-            for (var i = start; i < _nameCount; i++)
-            {
-                var other = _names[i];
-                if (other.Length == name.Length && NameOf(other).SequenceEqual(name))
-                {
-                    return false;
-                }
-            }
-        }
-
-        return AddName(top, entry, name);
+        return CheckNameSlow(entry, name, 1UL << Fingerprint(name));
     }
 
     /// <summary>
@@ -425,6 +443,7 @@ internal ref struct JsonScanner
 
         var start = _objects[top].NamesStart;
         _objects[top].Serial = ++_nextSerial;
+        _objects[top].Seen = ~0UL; // every later name takes the slow path, to the hash table
         for (var i = start; i < _nameCount; i++)
         {
             AddToHashTable(_nextSerial, _names[i], NameOf(_names[i]));
