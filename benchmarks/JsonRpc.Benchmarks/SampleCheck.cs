@@ -20,6 +20,7 @@ internal static class SampleCheck
         Require(benchmarks.OursReader() == expected, "JsonRpcMessageReader.TryRead");
         Require(benchmarks.OursParse().Kind == expected, "JsonRpcMessage.Parse");
         Require(benchmarks.OursJsonSerializer()?.Kind == expected, "JsonSerializer.Deserialize<JsonRpcMessage>");
+        Require(benchmarks.OursJsonSerializerContext()?.Kind == expected, "JsonSerializer.Deserialize with JsonRpcJsonContext");
         Require(KindOf(benchmarks.BaselineGetRawText()) == expected, "the GetRawText baseline");
         Require(KindOf(benchmarks.BaselineFromElement()) == expected, "the JsonElement baseline");
         Require(KindOf(benchmarks.Mcp()) == expected, "the MCP SDK");
