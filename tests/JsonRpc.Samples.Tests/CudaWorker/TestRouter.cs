@@ -24,14 +24,20 @@ internal sealed class TestRouter : IAsyncDisposable
     public static async Task<TestRouter> StartAsync()
     {
         var host = await RouterHost.StartAsync(options => options.CallTimeout = CallTimeout);
+        JsonRpcClient? caller = null;
         try
         {
-            var caller = await JsonRpcClient.ConnectAsync("127.0.0.1", host.Port, new JsonRpcClientOptions { CallTimeout = CallTimeout }).WaitAsync(TimeSpan.FromSeconds(10));
+            caller = await JsonRpcClient.ConnectAsync("127.0.0.1", host.Port, new JsonRpcClientOptions { CallTimeout = CallTimeout }).WaitAsync(TimeSpan.FromSeconds(10));
             await caller.RegisterAsync("test-caller").WaitAsync(TimeSpan.FromSeconds(10));
             return new TestRouter(host, caller);
         }
         catch
         {
+            if (caller is not null)
+            {
+                await caller.DisposeAsync();
+            }
+
             await host.DisposeAsync();
             throw;
         }
