@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Text.Json;
+using JsonRpc.Buffers;
 using JsonRpc.Serialization;
 
 namespace JsonRpc.Client.Internal;
@@ -18,17 +19,18 @@ internal sealed class MessageBuffer : IBufferWriter<byte>
     [ThreadStatic]
     private static MessageBuffer? t_cached;
 
-    private byte[] _array;
-    private int _written;
+    private PooledByteBuffer _storage;
     private Utf8JsonWriter? _writer;
 
-    private MessageBuffer() => _array = ArrayPool<byte>.Shared.Rent(InitialSize);
+    private MessageBuffer()
+    {
+    }
 
-    public int WrittenCount => _written;
+    public int WrittenCount => _storage.WrittenCount;
 
-    public ReadOnlyMemory<byte> WrittenMemory => _array.AsMemory(0, _written);
+    public ReadOnlyMemory<byte> WrittenMemory => _storage.WrittenMemory;
 
-    public ReadOnlySpan<byte> WrittenSpan => _array.AsSpan(0, _written);
+    public ReadOnlySpan<byte> WrittenSpan => _storage.WrittenSpan;
 
     /// <summary>A writer over this buffer, reset to write a fresh value.</summary>
     public Utf8JsonWriter JsonWriter
@@ -62,67 +64,27 @@ internal sealed class MessageBuffer : IBufferWriter<byte>
 
     public static void Return(MessageBuffer buffer)
     {
-        buffer._written = 0;
-        if (buffer._array.Length > KeepSize)
+        if (buffer._storage.Capacity > KeepSize)
         {
             // Keep the cache small: a one-off huge message should not pin its buffer on this thread.
-            ArrayPool<byte>.Shared.Return(buffer._array);
-            buffer._array = ArrayPool<byte>.Shared.Rent(InitialSize);
+            buffer._storage.Release();
+        }
+        else
+        {
+            buffer._storage.Clear();
         }
 
         t_cached = buffer;
     }
 
-    public void Advance(int count)
-    {
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (_written + count > _array.Length)
-        {
-            throw new InvalidOperationException("Advanced past the end of the buffer.");
-        }
+    public void Advance(int count) => _storage.Advance(count);
 
-        _written += count;
-    }
+    public Memory<byte> GetMemory(int sizeHint = 0) => _storage.GetMemory(sizeHint, InitialSize);
 
-    public Memory<byte> GetMemory(int sizeHint = 0)
-    {
-        Ensure(sizeHint);
-        return _array.AsMemory(_written);
-    }
-
-    public Span<byte> GetSpan(int sizeHint = 0)
-    {
-        Ensure(sizeHint);
-        return _array.AsSpan(_written);
-    }
+    public Span<byte> GetSpan(int sizeHint = 0) => _storage.GetSpan(sizeHint, InitialSize);
 
     /// <summary>Inserts one byte at <paramref name="index"/>, shifting what follows (for small values only).</summary>
-    public void Insert(int index, byte value)
-    {
-        Ensure(1);
-        _array.AsSpan(index, _written - index).CopyTo(_array.AsSpan(index + 1));
-        _array[index] = value;
-        _written++;
-    }
+    public void Insert(int index, byte value) => _storage.Insert(index, value, InitialSize);
 
-    public byte this[int index] => _array[index];
-
-    private void Ensure(int sizeHint)
-    {
-        if (sizeHint < 1)
-        {
-            sizeHint = 1;
-        }
-
-        if (_array.Length - _written >= sizeHint)
-        {
-            return;
-        }
-
-        var size = Math.Max(_array.Length * 2, _written + sizeHint);
-        var bigger = ArrayPool<byte>.Shared.Rent(size);
-        _array.AsSpan(0, _written).CopyTo(bigger);
-        ArrayPool<byte>.Shared.Return(_array);
-        _array = bigger;
-    }
+    public byte this[int index] => _storage.WrittenSpan[index];
 }

@@ -1,4 +1,5 @@
 using System.Buffers;
+using JsonRpc.Buffers;
 
 namespace JsonRpc.Framing;
 
@@ -34,8 +35,7 @@ public sealed class JsonRpcFrameWriter : IBufferWriter<byte>, IDisposable
 {
     private const int MinimumBufferSize = 4096;
 
-    private byte[]? _buffer;
-    private int _written;
+    private PooledByteBuffer _storage;
 
     /// <summary>Creates a writer that frames with <paramref name="framer"/>.</summary>
     public JsonRpcFrameWriter(IJsonRpcFramer framer)
@@ -48,32 +48,19 @@ public sealed class JsonRpcFrameWriter : IBufferWriter<byte>, IDisposable
     public IJsonRpcFramer Framer { get; }
 
     /// <summary>How many bytes of the current message have been written.</summary>
-    public int WrittenCount => _written;
+    public int WrittenCount => _storage.WrittenCount;
 
     /// <summary>The current message's bytes so far.</summary>
-    public ReadOnlySpan<byte> WrittenSpan => _buffer.AsSpan(0, _written);
+    public ReadOnlySpan<byte> WrittenSpan => _storage.WrittenSpan;
 
     /// <inheritdoc/>
-    public void Advance(int count)
-    {
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, (_buffer?.Length ?? 0) - _written);
-        _written += count;
-    }
+    public void Advance(int count) => _storage.Advance(count);
 
     /// <inheritdoc/>
-    public Memory<byte> GetMemory(int sizeHint = 0)
-    {
-        EnsureFree(sizeHint);
-        return _buffer.AsMemory(_written);
-    }
+    public Memory<byte> GetMemory(int sizeHint = 0) => _storage.GetMemory(sizeHint, MinimumBufferSize);
 
     /// <inheritdoc/>
-    public Span<byte> GetSpan(int sizeHint = 0)
-    {
-        EnsureFree(sizeHint);
-        return _buffer.AsSpan(_written);
-    }
+    public Span<byte> GetSpan(int sizeHint = 0) => _storage.GetSpan(sizeHint, MinimumBufferSize);
 
     /// <summary>
     /// Writes the current message, framed, into <paramref name="output"/>, and starts a new one (also when writing fails).
@@ -82,7 +69,7 @@ public sealed class JsonRpcFrameWriter : IBufferWriter<byte>, IDisposable
     public void CommitTo(IBufferWriter<byte> output)
     {
         ArgumentNullException.ThrowIfNull(output);
-        if (_written == 0)
+        if (_storage.WrittenCount == 0)
         {
             throw new InvalidOperationException("No message has been written to commit.");
         }
@@ -98,45 +85,8 @@ public sealed class JsonRpcFrameWriter : IBufferWriter<byte>, IDisposable
     }
 
     /// <summary>Drops the current message, e.g. after its serialization failed, and returns the buffer to the pool.</summary>
-    public void Reset()
-    {
-        _written = 0;
-        if (_buffer is { } buffer)
-        {
-            _buffer = null;
-            ArrayPool<byte>.Shared.Return(buffer);
-        }
-    }
+    public void Reset() => _storage.Release();
 
     /// <summary>Drops the current message and returns the buffer to the pool.</summary>
     public void Dispose() => Reset();
-
-    private void EnsureFree(int sizeHint)
-    {
-        ArgumentOutOfRangeException.ThrowIfNegative(sizeHint);
-        var length = _buffer?.Length ?? 0;
-        if (Math.Max(sizeHint, 1) > length - _written)
-        {
-            Grow(sizeHint);
-        }
-    }
-
-    private void Grow(int sizeHint)
-    {
-        var needed = (long)_written + Math.Max(sizeHint, 1);
-        if (needed > Array.MaxLength)
-        {
-            throw new OutOfMemoryException($"A message cannot grow beyond {Array.MaxLength} bytes.");
-        }
-
-        var size = Math.Max(needed, Math.Max(MinimumBufferSize, 2L * (_buffer?.Length ?? 0)));
-        var next = ArrayPool<byte>.Shared.Rent((int)Math.Min(size, Array.MaxLength));
-        if (_buffer is { } previous)
-        {
-            previous.AsSpan(0, _written).CopyTo(next);
-            ArrayPool<byte>.Shared.Return(previous);
-        }
-
-        _buffer = next;
-    }
 }

@@ -1,4 +1,5 @@
 using System.Buffers;
+using JsonRpc.Buffers;
 
 namespace JsonRpc.Server.Routing;
 
@@ -9,93 +10,37 @@ namespace JsonRpc.Server.Routing;
 internal sealed class PooledBufferWriter : IBufferWriter<byte>
 {
     private const int MinimumSize = 256;
-    private byte[] _buffer = [];
-    private int _written;
+    private PooledByteBuffer _storage;
 
     /// <summary>The bytes written so far.</summary>
-    public ReadOnlySpan<byte> WrittenSpan => _buffer.AsSpan(0, _written);
+    public ReadOnlySpan<byte> WrittenSpan => _storage.WrittenSpan;
 
     /// <summary>How many bytes were written.</summary>
-    public int WrittenCount => _written;
+    public int WrittenCount => _storage.WrittenCount;
 
-    public void Advance(int count)
-    {
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (_written + count > _buffer.Length)
-        {
-            throw new InvalidOperationException("Advanced past the end of the buffer.");
-        }
+    public void Advance(int count) => _storage.Advance(count);
 
-        _written += count;
-    }
+    public Memory<byte> GetMemory(int sizeHint = 0) => _storage.GetMemory(sizeHint, MinimumSize);
 
-    public Memory<byte> GetMemory(int sizeHint = 0)
-    {
-        Ensure(sizeHint);
-        return _buffer.AsMemory(_written);
-    }
-
-    public Span<byte> GetSpan(int sizeHint = 0)
-    {
-        Ensure(sizeHint);
-        return _buffer.AsSpan(_written);
-    }
+    public Span<byte> GetSpan(int sizeHint = 0) => _storage.GetSpan(sizeHint, MinimumSize);
 
     /// <summary>Appends <paramref name="bytes"/>.</summary>
-    public void Write(ReadOnlySpan<byte> bytes)
-    {
-        bytes.CopyTo(GetSpan(bytes.Length));
-        _written += bytes.Length;
-    }
+    public void Write(ReadOnlySpan<byte> bytes) => _storage.Write(bytes, MinimumSize);
 
     /// <summary>Appends one byte.</summary>
     public void Write(byte value)
     {
         GetSpan(1)[0] = value;
-        _written++;
+        _storage.Advance(1);
     }
 
     /// <summary>Hands over what was written; the writer starts afresh.</summary>
     public OutboundMessage Detach()
     {
-        var message = new OutboundMessage(_buffer, _written);
-        _buffer = [];
-        _written = 0;
-        return message;
+        var buffer = _storage.Detach(out var written);
+        return new OutboundMessage(buffer, written);
     }
 
     /// <summary>Forgets what was written and returns the buffer.</summary>
-    public void Reset()
-    {
-        if (_buffer.Length > 0)
-        {
-            ArrayPool<byte>.Shared.Return(_buffer);
-        }
-
-        _buffer = [];
-        _written = 0;
-    }
-
-    private void Ensure(int sizeHint)
-    {
-        if (sizeHint < 1)
-        {
-            sizeHint = 1;
-        }
-
-        if (_buffer.Length - _written >= sizeHint)
-        {
-            return;
-        }
-
-        var size = Math.Max(Math.Max(_buffer.Length * 2, _written + sizeHint), MinimumSize);
-        var next = ArrayPool<byte>.Shared.Rent(size);
-        _buffer.AsSpan(0, _written).CopyTo(next);
-        if (_buffer.Length > 0)
-        {
-            ArrayPool<byte>.Shared.Return(_buffer);
-        }
-
-        _buffer = next;
-    }
+    public void Reset() => _storage.Release();
 }
