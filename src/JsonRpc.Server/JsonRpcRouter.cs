@@ -3,12 +3,13 @@ using System.Diagnostics.Metrics;
 using System.IO.Pipelines;
 using System.Security.Cryptography;
 using System.Text;
+using JsonRpc.Buffers;
 using JsonRpc.Dispatch;
-using JsonRpc.Server.Diagnostics;
 using JsonRpc.Framing;
+using JsonRpc.Server.Diagnostics;
 using JsonRpc.Server.Routing;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
 namespace JsonRpc.Server;

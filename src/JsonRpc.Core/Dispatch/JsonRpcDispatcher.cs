@@ -1,4 +1,5 @@
 using System.Buffers;
+using JsonRpc.Buffers;
 using JsonRpc.Protocol;
 using JsonRpc.Serialization;
 
@@ -71,15 +72,23 @@ public sealed partial class JsonRpcDispatcher
     public ValueTask<bool> DispatchAsync(ReadOnlyMemory<byte> message, IBufferWriter<byte> output, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(output);
-        if (!JsonRpcMessageReader.TryRead(message.Span, Options.MaxDepth, out var info, out var error))
+
+        // A batch's elements are read as messages in the same pass that checks the whole batch.
+        var elements = JsonRpcMessageReader.BatchElements.Collecting();
+        if (!JsonRpcMessageReader.TryRead(message.Span, Options.MaxDepth, out var info, out var error, ref elements))
         {
+            elements.Dispose();
             DispatchWriter.WriteError(output, info.GetId(message.Span), error.Code, error.Message, DispatchWriter.Detail(error.Detail));
             return new ValueTask<bool>(true);
         }
 
-        return info.Kind == JsonRpcMessageKind.Batch
-            ? DispatchBatchAsync(message, output, cancellationToken)
-            : DispatchAsync(message, info, output, cancellationToken);
+        if (info.Kind == JsonRpcMessageKind.Batch)
+        {
+            return DispatchBatchAsync(message, elements, output, cancellationToken);
+        }
+
+        elements.Dispose();
+        return DispatchAsync(message, info, output, cancellationToken);
     }
 
     /// <summary>
@@ -124,53 +133,51 @@ public sealed partial class JsonRpcDispatcher
         }
     }
 
-    private async ValueTask<bool> DispatchBatchAsync(ReadOnlyMemory<byte> batch, IBufferWriter<byte> output, CancellationToken cancellationToken)
+    /// <summary>
+    /// Answers each element of a batch in order, into one pooled buffer that reaches <paramref name="output"/> only once
+    /// every element has been answered. An element is answered when it is invalid or a request, which is known from
+    /// reading it, so each answer is written in place after its separator.
+    /// </summary>
+    private async ValueTask<bool> DispatchBatchAsync(
+        ReadOnlyMemory<byte> batch, JsonRpcMessageReader.BatchElements elements, IBufferWriter<byte> output, CancellationToken cancellationToken)
     {
-        var answers = new ArrayBufferWriter<byte>();
-        var element = new ArrayBufferWriter<byte>();
-        var count = 0;
-        foreach (var range in CollectElements(batch.Span))
+        using var answers = new PooledBufferWriter();
+        try
         {
-            element.ResetWrittenCount();
-            var written = await DispatchElementAsync(batch[range], element, cancellationToken).ConfigureAwait(false);
-            if (written)
+            for (var i = 0; i < elements.Count; i++)
             {
-                answers.Write(count++ == 0 ? "["u8 : ","u8);
-                answers.Write(element.WrittenSpan);
+                var element = elements[i];
+                if (element.Invalid is not null)
+                {
+                    answers.Write(answers.WrittenCount == 0 ? (byte)'[' : (byte)',');
+                    var error = new JsonRpcReadError(JsonRpcErrorCodes.InvalidRequest, element.Invalid);
+                    DispatchWriter.WriteError(answers, element.Info.GetId(batch.Span), error.Code, error.Message, DispatchWriter.Detail(error.Detail));
+                }
+                else if (element.Info.Kind == JsonRpcMessageKind.Request)
+                {
+                    answers.Write(answers.WrittenCount == 0 ? (byte)'[' : (byte)',');
+                    await DispatchAsync(batch, element.Info, answers, cancellationToken).ConfigureAwait(false);
+                }
+                else
+                {
+                    // Notifications write no answer; responses are not the dispatcher's to handle.
+                    await DispatchAsync(batch, element.Info, answers, cancellationToken).ConfigureAwait(false);
+                }
             }
         }
+        finally
+        {
+            elements.Dispose();
+        }
 
-        if (count == 0)
+        if (answers.WrittenCount == 0)
         {
             return false;
         }
 
-        answers.Write("]"u8);
+        answers.Write((byte)']');
         output.Write(answers.WrittenSpan);
         return true;
-    }
-
-    private ValueTask<bool> DispatchElementAsync(ReadOnlyMemory<byte> element, IBufferWriter<byte> output, CancellationToken cancellationToken)
-    {
-        // A nested array is an invalid element, not a batch of its own.
-        if (!JsonRpcMessageReader.TryReadBatchElement(element.Span, Options.MaxDepth, out var info, out var error))
-        {
-            DispatchWriter.WriteError(output, info.GetId(element.Span), error.Code, error.Message, DispatchWriter.Detail(error.Detail));
-            return new ValueTask<bool>(true);
-        }
-
-        return DispatchAsync(element, info, output, cancellationToken);
-    }
-
-    private static List<Range> CollectElements(ReadOnlySpan<byte> batch)
-    {
-        var ranges = new List<Range>();
-        foreach (var range in JsonRpcMessageReader.EnumerateBatch(batch))
-        {
-            ranges.Add(range);
-        }
-
-        return ranges;
     }
 
     private DispatchMethod? FindMethod(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)

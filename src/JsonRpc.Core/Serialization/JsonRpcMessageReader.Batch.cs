@@ -45,6 +45,108 @@ public static partial class JsonRpcMessageReader
         return true;
     }
 
+    /// <summary>
+    /// Reads every element of the array the reader is on as a message, leaving the reader on its EndArray; returns how
+    /// many elements it has. Offsets in each element's info are the reader's, so relative to the whole batch.
+    /// </summary>
+    private static int ReadBatchElements(ref Utf8JsonReader reader, scoped ref JsonScanner scanner, ref BatchElements elements)
+    {
+        var count = 0;
+        while (reader.Read())
+        {
+            if (reader.TokenType == JsonTokenType.EndArray)
+            {
+                return count;
+            }
+
+            count++;
+            var info = default(JsonRpcMessageInfo);
+            string? invalid;
+            if (reader.TokenType == JsonTokenType.StartObject)
+            {
+                invalid = ReadMessageObject(ref reader, ref scanner, ref info);
+            }
+            else
+            {
+                scanner.ScanValue(ref reader);
+                info._kind = JsonRpcMessageKind.Invalid;
+                invalid = ElementNotAnObject;
+            }
+
+            elements.Add(in info, invalid);
+        }
+
+        scanner.ParseViolation ??= "The JSON text ends inside a value.";
+        return count;
+    }
+
+    /// <summary>
+    /// Where a batch's elements are read to, in the one pass over the batch: each element's info (offsets relative to the
+    /// batch) and why it is invalid, or null. Collects only when made with <see cref="Collecting"/>; a default instance
+    /// ignores elements. Rents its array from the pool: call <see cref="Dispose"/>.
+    /// </summary>
+    internal struct BatchElements : IDisposable
+    {
+        private Element[]? _items;
+        private int _count;
+        private bool _collecting;
+
+        public static BatchElements Collecting() => new() { _collecting = true };
+
+        public readonly bool IsCollecting => _collecting;
+
+        public readonly int Count => _count;
+
+        public readonly ref readonly Element this[int index] => ref _items![index];
+
+        public void Add(in JsonRpcMessageInfo info, string? invalid)
+        {
+            if (_items is null || _count == _items.Length)
+            {
+                var bigger = System.Buffers.ArrayPool<Element>.Shared.Rent(Math.Max(16, _count * 2));
+                if (_items is not null)
+                {
+                    _items.AsSpan(0, _count).CopyTo(bigger);
+                    Return(_items, _count);
+                }
+
+                _items = bigger;
+            }
+
+            _items[_count++] = new Element(info, invalid);
+        }
+
+        public void Clear()
+        {
+            if (_items is not null)
+            {
+                _items.AsSpan(0, _count).Clear();
+            }
+
+            _count = 0;
+        }
+
+        public void Dispose()
+        {
+            if (_items is not null)
+            {
+                Return(_items, _count);
+                _items = null;
+            }
+
+            _count = 0;
+        }
+
+        private static void Return(Element[] items, int count)
+        {
+            items.AsSpan(0, count).Clear(); // drop the strings
+            System.Buffers.ArrayPool<Element>.Shared.Return(items);
+        }
+
+        /// <summary>One element: what was read, and why it is not a valid message (null when it is).</summary>
+        internal readonly record struct Element(JsonRpcMessageInfo Info, string? Invalid);
+    }
+
     /// <summary>Enumerates the elements of a batch as ranges of its bytes.</summary>
     public ref struct BatchEnumerator
     {

@@ -32,6 +32,16 @@ public static partial class JsonRpcMessageReader
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxDepth"/> is out of range (never for any input).</exception>
     public static bool TryRead(ReadOnlySpan<byte> message, int maxDepth, out JsonRpcMessageInfo info, out JsonRpcReadError error)
     {
+        var elements = default(BatchElements);
+        return TryRead(message, maxDepth, out info, out error, ref elements);
+    }
+
+    /// <summary>
+    /// <see cref="TryRead(ReadOnlySpan{byte}, int, out JsonRpcMessageInfo, out JsonRpcReadError)"/>, which for a batch
+    /// also reads each element as a message into <paramref name="elements"/> when that collects, in the same pass.
+    /// </summary>
+    internal static bool TryRead(ReadOnlySpan<byte> message, int maxDepth, out JsonRpcMessageInfo info, out JsonRpcReadError error, ref BatchElements elements)
+    {
         JsonRpcReaderOptions.ThrowIfInvalidMaxDepth(maxDepth);
         info = default;
         var scanner = new JsonScanner(message);
@@ -46,7 +56,7 @@ public static partial class JsonRpcMessageReader
 
             var invalid = reader.TokenType == JsonTokenType.StartObject
                 ? ReadMessageObject(ref reader, ref scanner, ref info)
-                : ReadOtherValue(ref reader, ref scanner, ref info);
+                : ReadOtherValue(ref reader, ref scanner, ref info, ref elements);
 
             if (reader.Read())
             {
@@ -59,6 +69,7 @@ public static partial class JsonRpcMessageReader
             if (scanner.ParseViolation is { } parse)
             {
                 info = default;
+                elements.Clear();
                 error = new JsonRpcReadError(JsonRpcErrorCodes.ParseError, parse);
                 return false;
             }
@@ -76,6 +87,7 @@ public static partial class JsonRpcMessageReader
         catch (Exception ex) when (ex is JsonException or InvalidOperationException or ArgumentException)
         {
             info = default;
+            elements.Clear();
             error = new JsonRpcReadError(JsonRpcErrorCodes.ParseError, ex.Message);
             return false;
         }
@@ -87,11 +99,13 @@ public static partial class JsonRpcMessageReader
 
     /// <summary>A batch (checked whole, its elements counted) or a value that is no message at all.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static string? ReadOtherValue(ref Utf8JsonReader reader, scoped ref JsonScanner scanner, ref JsonRpcMessageInfo info)
+    private static string? ReadOtherValue(ref Utf8JsonReader reader, scoped ref JsonScanner scanner, ref JsonRpcMessageInfo info, ref BatchElements elements)
     {
         if (reader.TokenType == JsonTokenType.StartArray)
         {
-            info._batchCount = scanner.ScanArrayElements(ref reader);
+            info._batchCount = elements.IsCollecting
+                ? ReadBatchElements(ref reader, ref scanner, ref elements)
+                : scanner.ScanArrayElements(ref reader);
             info._kind = JsonRpcMessageKind.Batch;
             // Duplicates inside an element make that element invalid, not the batch: TryRead on the element says so.
             return info._batchCount == 0 ? "A batch must not be empty." : null;

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Text.Json;
+using JsonRpc.Buffers;
 using JsonRpc.Serialization;
 using JsonRpc.Server.Routing;
 
@@ -51,7 +52,7 @@ internal static class ReplyWriter
         var buffer = t_buffer!;
         if (batch is null)
         {
-            caller.Send(buffer.Detach());
+            caller.Send(OutboundMessage.TakeFrom(buffer));
         }
         else
         {

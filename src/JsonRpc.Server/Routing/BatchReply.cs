@@ -1,3 +1,5 @@
+using JsonRpc.Buffers;
+
 namespace JsonRpc.Server.Routing;
 
 /// <summary>
@@ -113,7 +115,7 @@ internal sealed class BatchReply
         if (_items > 0)
         {
             _buffer.Write((byte)']');
-            caller.Send(_buffer.Detach());
+            caller.Send(OutboundMessage.TakeFrom(_buffer));
         }
         else
         {

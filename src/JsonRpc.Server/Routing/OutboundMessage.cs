@@ -1,4 +1,5 @@
 using System.Buffers;
+using JsonRpc.Buffers;
 
 namespace JsonRpc.Server.Routing;
 
@@ -12,4 +13,11 @@ internal readonly struct OutboundMessage(byte[] buffer, int length)
     public ReadOnlySpan<byte> Span => Buffer.AsSpan(0, Length);
 
     public void Return() => ArrayPool<byte>.Shared.Return(Buffer);
+
+    /// <summary>Takes what <paramref name="writer"/> holds, without a copy; the writer starts afresh.</summary>
+    public static OutboundMessage TakeFrom(PooledBufferWriter writer)
+    {
+        var buffer = writer.Detach(out var written);
+        return new OutboundMessage(buffer, written);
+    }
 }

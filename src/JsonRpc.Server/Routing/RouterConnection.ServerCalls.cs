@@ -1,4 +1,5 @@
 using System.Buffers;
+using JsonRpc.Buffers;
 using JsonRpc.Serialization;
 using JsonRpc.Server.Diagnostics;
 using JsonRpc.Server.RouterProtocol;
@@ -104,7 +105,7 @@ internal sealed partial class RouterConnection
             {
                 if (batch is null)
                 {
-                    caller.Send(output.Detach());
+                    caller.Send(OutboundMessage.TakeFrom(output));
                 }
                 else
                 {

@@ -1,13 +1,13 @@
 using System.Buffers;
-using JsonRpc.Buffers;
 
-namespace JsonRpc.Server.Routing;
+namespace JsonRpc.Buffers;
 
 /// <summary>
-/// An <see cref="IBufferWriter{T}"/> over buffers rented from <see cref="ArrayPool{T}.Shared"/>; what was written is
-/// handed on without a copy by <see cref="Detach"/>. Not thread-safe.
+/// An <see cref="IBufferWriter{T}"/> of bytes over <see cref="PooledByteBuffer"/>: arrays rented from
+/// <see cref="ArrayPool{T}.Shared"/>; what was written can be handed on without a copy by <see cref="Detach"/>. Not
+/// thread-safe. Compiled into each assembly that uses it (linked from src/Shared).
 /// </summary>
-internal sealed class PooledBufferWriter : IBufferWriter<byte>
+internal sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
 {
     private const int MinimumSize = 256;
     private PooledByteBuffer _storage;
@@ -34,13 +34,13 @@ internal sealed class PooledBufferWriter : IBufferWriter<byte>
         _storage.Advance(1);
     }
 
-    /// <summary>Hands over what was written; the writer starts afresh.</summary>
-    public OutboundMessage Detach()
-    {
-        var buffer = _storage.Detach(out var written);
-        return new OutboundMessage(buffer, written);
-    }
+    /// <summary>Hands over the rented array and how much of it was written; the writer starts afresh.</summary>
+    /// <remarks>The array is the caller's to return to <see cref="ArrayPool{T}.Shared"/> (it may be empty, never rented).</remarks>
+    public byte[] Detach(out int written) => _storage.Detach(out written);
 
     /// <summary>Forgets what was written and returns the buffer.</summary>
     public void Reset() => _storage.Release();
+
+    /// <summary>Returns the buffer.</summary>
+    public void Dispose() => _storage.Release();
 }
