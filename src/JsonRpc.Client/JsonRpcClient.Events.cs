@@ -132,27 +132,39 @@ public sealed partial class JsonRpcClient
     private async Task SubscribeCoreAsync(string eventName, Func<RawJson, CancellationToken, ValueTask> handler, CancellationToken cancellationToken)
     {
         EventSubscription? created = null;
+        Task? pending = null;
         lock (_subscriptionGate)
         {
             if (_subscriptionsByName.TryGetValue(eventName, out var existing))
             {
                 existing.AddHandler(handler);
-                return;
+                pending = existing.Confirmed;
             }
+            else
+            {
+                created = new EventSubscription(eventName, _options.EventQueueCapacity, _logger);
+                created.AddHandler(handler);
+                created.Start();
+                _subscriptionsByName.Add(eventName, created);
+                _subscriptions = new Dictionary<string, EventSubscription>(_subscriptionsByName, StringComparer.Ordinal);
+            }
+        }
 
-            created = new EventSubscription(eventName, _options.EventQueueCapacity, _logger);
-            created.AddHandler(handler);
-            created.Start();
-            _subscriptionsByName.Add(eventName, created);
-            _subscriptions = new Dictionary<string, EventSubscription>(_subscriptionsByName, StringComparer.Ordinal);
+        if (pending is not null)
+        {
+            // Another call is subscribing to this event: done only once the peer has agreed, and failed if it refuses.
+            await pending.WaitAsync(cancellationToken).ConfigureAwait(false);
+            return;
         }
 
         try
         {
             await CallBuiltInAsync(null, RouterMethods.Subscribe, NamedStringParams.Event, eventName, cancellationToken).ConfigureAwait(false);
+            created!.Confirm();
         }
-        catch
+        catch (Exception ex)
         {
+            created!.Refuse(ex);
             lock (_subscriptionGate)
             {
                 if (_subscriptionsByName.TryGetValue(eventName, out var current) && ReferenceEquals(current, created))

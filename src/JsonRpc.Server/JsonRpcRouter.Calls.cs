@@ -15,7 +15,7 @@ public sealed partial class JsonRpcRouter
     internal BatchReply BeginBatch(RouterConnection caller)
     {
         var batch = _batchPool.Rent();
-        batch.Begin(caller, _batchPool);
+        batch.Begin(caller, _batchPool, Options.MaxOutboundBufferSize);
         return batch;
     }
 

@@ -25,7 +25,10 @@ public static class RouterErrorCodes
     /// <summary>The access token is missing or wrong.</summary>
     public const int AccessDenied = -32005;
 
-    /// <summary>A message was larger than the maximum message size; the connection is closed.</summary>
+    /// <summary>
+    /// A message was larger than the maximum message size (the connection is closed), or the replies to one batch
+    /// would pass the maximum outbound buffer size (the batch gets this one error instead; the connection stays).
+    /// </summary>
     public const int MessageTooLarge = -32006;
 
     /// <summary>The router already serves the maximum number of connections; this one is closed.</summary>

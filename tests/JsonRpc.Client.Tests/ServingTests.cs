@@ -127,6 +127,19 @@ public sealed class ServingTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task SubscribeAsync_SecondHandlerWhileFirstSubscribeFails_BothThrow()
+    {
+        // The second call finds the event being subscribed: it must not report success before the peer agreed.
+        var first = _client.SubscribeAsync("tick", _ => { });
+        var second = _client.SubscribeAsync("tick", _ => { });
+        var ex1 = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => first.Bounded());
+        var ex2 = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => second.Bounded());
+        Assert.Equal(JsonRpcErrorCodes.MethodNotFound, ex1.Code);
+        Assert.Equal(JsonRpcErrorCodes.MethodNotFound, ex2.Code);
+        Assert.Empty(_client.Subscriptions);
+    }
+
+    [Fact]
     public async Task SubscribeAsync_EventsArrive_InOrderToEveryHandler()
     {
         // A plain peer that accepts subscribe, so the events path is tested without the router.

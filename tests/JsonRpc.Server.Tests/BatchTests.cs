@@ -108,4 +108,60 @@ public sealed class BatchTests(ITestOutputHelper output)
         Assert.Equal("one", second.GetProperty("result").GetString());
         await provider.AssertSilentAsync(TimeSpan.FromMilliseconds(100));
     }
+
+    [Fact]
+    public async Task Batch_RepliesBeyondOutboundLimit_AreOneErrorAndConnectionStays()
+    {
+        await using var server = await RouterServer.StartAsync(o =>
+        {
+            o.MaxMessageSize = 64 * 1024;
+            o.MaxOutboundBufferSize = 256 * 1024;
+        }, output);
+        await using var caller = await server.ConnectAsync();
+
+        // 32K invalid elements in 64 KB: each answered with a ~150 byte error, ~5 MB in all, far over the limit.
+        var batch = new System.Text.StringBuilder("[1");
+        while (batch.Length < (64 * 1024) - 8)
+        {
+            batch.Append(",1");
+        }
+
+        await caller.SendAsync(batch.Append(']').ToString());
+        var reply = await caller.ReadAsync();
+        Assert.Equal(JsonValueKind.Object, reply.ValueKind);
+        Answer.IsError(reply, RouterErrorCodes.MessageTooLarge);
+        Assert.Equal(JsonValueKind.Null, reply.GetProperty("id").ValueKind);
+        Answer.IsResult(await caller.CallAsync("keepAlive"), "true");
+
+        // A batch whose replies fit is answered as before.
+        await caller.SendAsync("""[1,{"jsonrpc":"2.0","id":2,"method":"keepAlive"}]""");
+        Assert.Equal(2, (await caller.ReadAsync()).GetArrayLength());
+    }
+
+    [Fact]
+    public async Task Batch_RoutedAnswersBeyondOutboundLimit_AreOneErrorAndProviderStays()
+    {
+        await using var server = await RouterServer.StartAsync(o =>
+        {
+            o.MaxMessageSize = 64 * 1024;
+            o.MaxOutboundBufferSize = 128 * 1024;
+        }, output);
+        await using var provider = await server.ConnectRegisteredAsync("p", "big");
+        await using var caller = await server.ConnectAsync();
+
+        // Four answers of 40 KB each: every one within the message size, together over the outbound limit.
+        await caller.SendAsync("[" + string.Join(',', Enumerable.Range(1, 4).Select(i => LineClient.Request(i, "big"))) + "]");
+        var result = $"\"{new string('r', 40 * 1024)}\"";
+        for (var i = 0; i < 4; i++)
+        {
+            await provider.ServeOneAsync(result);
+        }
+
+        var reply = await caller.ReadAsync();
+        Assert.Equal(JsonValueKind.Object, reply.ValueKind);
+        Answer.IsError(reply, RouterErrorCodes.MessageTooLarge);
+        Answer.IsResult(await provider.CallAsync("keepAlive"), "true");
+        Answer.IsResult(await caller.CallAsync("keepAlive"), "true");
+        Assert.Equal(0, server.Router.GetStats().PendingCalls);
+    }
 }

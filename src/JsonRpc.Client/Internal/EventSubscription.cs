@@ -16,6 +16,7 @@ internal sealed class EventSubscription
     private readonly Channel<RawJson> _queue;
     private readonly ILogger _logger;
     private readonly CancellationTokenSource _stop = new();
+    private readonly TaskCompletionSource _confirmed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Lock _gate = new();
     private readonly int _capacity;
     private Func<RawJson, CancellationToken, ValueTask>[] _handlers = [];
@@ -37,6 +38,21 @@ internal sealed class EventSubscription
     public string Name { get; }
 
     public int HandlerCount => Volatile.Read(ref _handlers).Length;
+
+    /// <summary>Completes when the peer accepted the subscription; faults with the reason when it refused.</summary>
+    public Task Confirmed => _confirmed.Task;
+
+    /// <summary>The peer accepted the subscription.</summary>
+    public void Confirm() => _confirmed.TrySetResult();
+
+    /// <summary>The peer refused the subscription (or it could not be asked).</summary>
+    public void Refuse(Exception reason)
+    {
+        if (_confirmed.TrySetException(reason))
+        {
+            _ = _confirmed.Task.Exception; // observed: nobody else may be waiting
+        }
+    }
 
     public void Start() => _pump = Task.Run(PumpAsync);
 

@@ -1,4 +1,6 @@
+using System.Text.Json;
 using JsonRpc.Buffers;
+using JsonRpc.Serialization;
 
 namespace JsonRpc.Server.Routing;
 
@@ -6,22 +8,35 @@ namespace JsonRpc.Server.Routing;
 /// Collects the responses to one batch, in the order they arrive, and sends them as one array once the last call is
 /// answered. A batch with no calls (only notifications or answers) sends nothing. Pooled.
 /// </summary>
+/// <remarks>
+/// The replies are held here, outside the connection's outbound queue, until the last one arrives, so they are bounded
+/// on their own: a small batch can ask for far larger replies (a short invalid element is answered with a long error,
+/// a call with a result of up to the maximum message size). Once they would pass the byte limit, what was gathered is
+/// dropped, later answers are ignored, and the batch is answered with one error instead.
+/// </remarks>
 internal sealed class BatchReply
 {
     private readonly Lock _lock = new();
     private readonly PooledBufferWriter _buffer = new();
     private RouterConnection? _caller;
     private ObjectStack<BatchReply>? _pool;
+    private long _maxBytes;
     private int _outstanding;
     private int _items;
+    private bool _overflowed;
 
-    /// <summary>Starts a batch; the enumeration itself holds one count, released by <see cref="End"/>.</summary>
-    public void Begin(RouterConnection caller, ObjectStack<BatchReply> pool)
+    /// <summary>
+    /// Starts a batch whose replies may take up to <paramref name="maxBytes"/>; the enumeration itself holds one count,
+    /// released by <see cref="End"/>.
+    /// </summary>
+    public void Begin(RouterConnection caller, ObjectStack<BatchReply> pool, long maxBytes)
     {
         _caller = caller;
         _pool = pool;
+        _maxBytes = maxBytes;
         _outstanding = 1;
         _items = 0;
+        _overflowed = false;
         _buffer.Write((byte)'[');
     }
 
@@ -66,14 +81,13 @@ internal sealed class BatchReply
         bool done;
         lock (_lock)
         {
-            if (_items++ > 0)
+            if (Fits(answer.Length - length + newId.Length))
             {
-                _buffer.Write((byte)',');
+                _buffer.Write(answer[..start]);
+                _buffer.Write(newId);
+                _buffer.Write(answer[(start + length)..]);
             }
 
-            _buffer.Write(answer[..start]);
-            _buffer.Write(newId);
-            _buffer.Write(answer[(start + length)..]);
             done = --_outstanding == 0;
         }
 
@@ -100,19 +114,63 @@ internal sealed class BatchReply
 
     private void Append(ReadOnlySpan<byte> response)
     {
+        if (Fits(response.Length))
+        {
+            _buffer.Write(response);
+        }
+    }
+
+    // Under the lock: whether one more reply of this size fits (then its separator is written), else the overflow.
+    private bool Fits(int length)
+    {
+        if (_overflowed)
+        {
+            return false;
+        }
+
+        // The separator before it and the closing bracket count too.
+        if (_buffer.WrittenCount + 2L + length > _maxBytes)
+        {
+            _overflowed = true;
+            _buffer.Reset();
+            return false;
+        }
+
         if (_items++ > 0)
         {
             _buffer.Write((byte)',');
         }
 
-        _buffer.Write(response);
+        return true;
+    }
+
+    // The one answer to a batch whose replies did not fit. Not through ReplyWriter: this may run inside one of its
+    // replies, whose thread-static buffer is still in use.
+    private void WriteOverflowError()
+    {
+        using var writer = new Utf8JsonWriter(_buffer, JsonRpcMessageWriter.WriterOptions);
+        writer.WriteStartObject();
+        writer.WriteString("jsonrpc"u8, "2.0"u8);
+        writer.WriteNull("id"u8);
+        writer.WriteStartObject("error"u8);
+        writer.WriteNumber("code"u8, RouterErrorCodes.MessageTooLarge);
+        writer.WriteString("message"u8, "Message too large");
+        writer.WriteString("data"u8, $"The replies to the batch exceed {_maxBytes} bytes; send fewer calls per batch.");
+        writer.WriteEndObject();
+        writer.WriteEndObject();
     }
 
     private void Finish()
     {
         var caller = _caller!;
         var pool = _pool!;
-        if (_items > 0)
+        if (_overflowed)
+        {
+            caller.CountError();
+            WriteOverflowError();
+            caller.Send(OutboundMessage.TakeFrom(_buffer));
+        }
+        else if (_items > 0)
         {
             _buffer.Write((byte)']');
             caller.Send(OutboundMessage.TakeFrom(_buffer));

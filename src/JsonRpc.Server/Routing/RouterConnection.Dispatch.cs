@@ -227,6 +227,9 @@ internal sealed partial class RouterConnection
         _router.CompleteCall(call, message, info.IdToken);
     }
 
+    /// <summary>Counts an error answered to this connection from elsewhere (e.g. a batch whose replies did not fit).</summary>
+    internal void CountError() => Interlocked.Increment(ref _router.Counters.Errors);
+
     private void Fail(BatchReply? batch, ReadOnlySpan<byte> idToken, int code, string message, string? data)
     {
         Interlocked.Increment(ref _router.Counters.Errors);
