@@ -3,7 +3,8 @@ using System.Buffers;
 namespace JsonRpc.Core.Tests;
 
 /// <summary>
-/// Correctness assertions about allocations (not speed claims): the reader and the writer allocate nothing once warm.
+/// Correctness assertions about allocations (not speed claims): the reader and the writer allocate nothing once warm;
+/// the converter allocates nothing for what it skips; ids never box.
 /// Measured with the current thread's allocation counter, so other tests running in parallel do not disturb them.
 /// </summary>
 public class AllocationTests
@@ -123,6 +124,57 @@ public class AllocationTests
 
             Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
         }
+    }
+
+    [Fact]
+    public void Deserialize_SkippedMembersNamesAndValues_AllocateNothingMore()
+    {
+        // The converter reads in place in one pass: no string per member name (plain, long or escaped), no copy of the
+        // message, no document. However many members it skips, it allocates what the plain message costs: the message
+        // object and its kept values.
+        var plain = """{"jsonrpc":"2.0","id":1,"method":"subtract","params":[42,23]}"""u8.ToArray();
+        var skipped = string.Join(",", Enumerable.Range(0, 40).Select(static i =>
+            $$"""
+            "anUnknownMemberWithAFairlyLongName{{i}}":{"inner{{i}}":[1,{"deeper{{i}}":null}],"x{{i}}":"{{new string('v', 100)}}"}
+            """));
+        var crowded = Encoding.UTF8.GetBytes(
+            """{"jsonrpc":"2.0",""" + skipped + ""","id":1,"method":"subtract","params":[42,23]}""");
+        Assert.Equal("subtract", Assert.IsType<JsonRpcRequest>(JsonSerializer.Deserialize(crowded, JsonRpcJsonContext.Default.JsonRpcMessage)).Method);
+
+        var expected = Measure(plain, static bytes => JsonSerializer.Deserialize(bytes, JsonRpcJsonContext.Default.JsonRpcMessage));
+        Assert.InRange(expected, 1, 200 * Iterations); // sanity: the message object and its params are counted
+        Assert.Equal(expected, Measure(crowded, static bytes => JsonSerializer.Deserialize(bytes, JsonRpcJsonContext.Default.JsonRpcMessage)));
+        Assert.Equal(
+            Measure(plain, static bytes => JsonSerializer.Deserialize<JsonRpcMessage>(bytes)),
+            Measure(crowded, static bytes => JsonSerializer.Deserialize<JsonRpcMessage>(bytes)));
+    }
+
+    [Fact]
+    public void RequestId_CompareHashAndLookUp_AllocatesNothing()
+    {
+        // A readonly struct that never boxes: equality, hashing and dictionary look-ups by id cost nothing.
+        RequestId[] ids = [new(42), new("42"), RequestId.FromNumberText("1.5e3"), RequestId.Null, RequestId.None];
+        var table = new Dictionary<RequestId, int>();
+        for (var i = 0; i < ids.Length; i++)
+        {
+            table[ids[i]] = i;
+        }
+
+        var allocated = Measure(Array.Empty<byte>(), _ =>
+        {
+            for (var i = 0; i < ids.Length; i++)
+            {
+                var copy = ids[i];
+                if (!table.TryGetValue(copy, out var found) || found != i || copy != ids[i]
+                    || !EqualityComparer<RequestId>.Default.Equals(copy, ids[i]) || copy.GetHashCode() != ids[i].GetHashCode()
+                    || copy.Equals(ids[(i + 1) % ids.Length]))
+                {
+                    throw new InvalidOperationException("An id did not compare as itself.");
+                }
+            }
+        });
+
+        Assert.Equal(0, allocated);
     }
 
     private static long Measure(byte[] input, Action<byte[]> action)

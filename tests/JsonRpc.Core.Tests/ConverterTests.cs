@@ -121,6 +121,25 @@ public class ConverterTests
     }
 
     [Fact]
+    public void Deserialize_SerializerMaxDepthAboveReaderLimit_ReadsOnEveryPath()
+    {
+        // System.Text.Json takes any MaxDepth; JsonRpcReaderOptions caps its own at 4096. The converter's copying paths
+        // (a multi-segment reader, lenient reader options) must honour the serializer's setting as the in-place path
+        // does, not turn it into an ArgumentOutOfRangeException for every message.
+        var depth = JsonRpcReaderOptions.MaxDepthLimit + 100;
+        var deep = Encoding.UTF8.GetBytes("""{"jsonrpc":"2.0","id":1,"method":"m","params":""" + new string('[', depth - 50) + new string(']', depth - 50) + "}");
+        foreach (var path in MessageReading.AllPaths.Where(MessageReading.IsSerializer))
+        {
+            Assert.Equal("subtract", Assert.IsType<JsonRpcRequest>(MessageReading.Read(path, Encoding.UTF8.GetBytes(Request), depth)).Method);
+            Assert.Equal(deep.Length - 47, Assert.IsType<JsonRpcRequest>(MessageReading.Read(path, deep, depth)).Params.Span.Length);
+        }
+
+        var lenient = new JsonSerializerOptions { MaxDepth = depth, AllowTrailingCommas = true };
+        Assert.IsType<JsonRpcRequest>(JsonSerializer.Deserialize<JsonRpcMessage>(Request, lenient));
+        Assert.IsType<JsonRpcRequest>(JsonSerializer.Deserialize<JsonRpcMessage>(deep, lenient));
+    }
+
+    [Fact]
     public void Deserialize_MessageInsideAnotherType_ReadsAndLeavesTheRest()
     {
         var json = """{"first":""" + Request + ""","second":[""" + Request + """, {"jsonrpc":"2.0","method":"n"}],"after":7}""";

@@ -30,20 +30,20 @@ public abstract class JsonRpcMessage
     /// (<see cref="JsonRpcErrorCodes.InvalidRequest"/>). No other exception type is thrown for any input.
     /// </exception>
     public static JsonRpcMessage Parse(ReadOnlyMemory<byte> utf8Json, JsonRpcReaderOptions? options = null)
-        => JsonRpcMessageBuilder.Parse(utf8Json, copyValues: false, options ?? JsonRpcReaderOptions.Default);
+        => JsonRpcMessageBuilder.Parse(utf8Json, copyValues: false, (options ?? JsonRpcReaderOptions.Default).MaxDepth);
 
     /// <summary>Reads one message or batch from UTF-8 JSON, copying params, results and error data.</summary>
     /// <exception cref="JsonRpcProtocolException">The input is not JSON or not a valid message.</exception>
     public static JsonRpcMessage Parse(ReadOnlySpan<byte> utf8Json, JsonRpcReaderOptions? options = null)
     {
         // The span may live on the stack or in a pooled buffer: parse a private copy and slice it.
-        return JsonRpcMessageBuilder.Parse(utf8Json.ToArray(), copyValues: false, options ?? JsonRpcReaderOptions.Default);
+        return JsonRpcMessageBuilder.Parse(utf8Json.ToArray(), copyValues: false, (options ?? JsonRpcReaderOptions.Default).MaxDepth);
     }
 
     /// <summary>Reads one message or batch from a (possibly multi-segment) sequence, copying the values it keeps.</summary>
     /// <exception cref="JsonRpcProtocolException">The input is not JSON or not a valid message.</exception>
     public static JsonRpcMessage Parse(in ReadOnlySequence<byte> utf8Json, JsonRpcReaderOptions? options = null)
-        => JsonRpcMessageBuilder.Parse(utf8Json.ToArray(), copyValues: false, options ?? JsonRpcReaderOptions.Default);
+        => JsonRpcMessageBuilder.Parse(utf8Json.ToArray(), copyValues: false, (options ?? JsonRpcReaderOptions.Default).MaxDepth);
 
     /// <summary>Reads one message or batch from JSON text.</summary>
     /// <exception cref="JsonRpcProtocolException">
@@ -53,7 +53,7 @@ public abstract class JsonRpcMessage
     public static JsonRpcMessage Parse(string json, JsonRpcReaderOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(json);
-        return JsonRpcMessageBuilder.Parse(Utf8Text.GetBytes(json), copyValues: false, options ?? JsonRpcReaderOptions.Default);
+        return JsonRpcMessageBuilder.Parse(Utf8Text.GetBytes(json), copyValues: false, (options ?? JsonRpcReaderOptions.Default).MaxDepth);
     }
 
     /// <summary>Writes the message as UTF-8 JSON into <paramref name="destination"/>, with no intermediate string or array.</summary>

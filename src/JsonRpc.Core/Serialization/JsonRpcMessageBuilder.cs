@@ -9,13 +9,17 @@ internal static class JsonRpcMessageBuilder
     private static readonly Utf8StringCache ErrorMessages = new(256);
 
     /// <summary>Parses a whole input. With <paramref name="copyValues"/> false, raw values are slices of <paramref name="utf8"/>.</summary>
-    public static JsonRpcMessage Parse(ReadOnlyMemory<byte> utf8, bool copyValues, JsonRpcReaderOptions options)
+    /// <remarks>
+    /// <paramref name="maxDepth"/> is a depth already checked (<see cref="JsonRpcReaderOptions.MaxDepth"/>) or the
+    /// serializer's own, which may lie beyond <see cref="JsonRpcReaderOptions.MaxDepthLimit"/>.
+    /// </remarks>
+    public static JsonRpcMessage Parse(ReadOnlyMemory<byte> utf8, bool copyValues, int maxDepth)
     {
         var span = utf8.Span;
         var scanner = new JsonScanner(span);
         try
         {
-            var reader = new Utf8JsonReader(span, new JsonReaderOptions { MaxDepth = options.MaxDepth });
+            var reader = new Utf8JsonReader(span, new JsonReaderOptions { MaxDepth = maxDepth });
             if (!reader.Read())
             {
                 ThrowHelper.ThrowProtocol(JsonRpcErrorCodes.ParseError, "The input holds no JSON value.");

@@ -67,7 +67,7 @@ public sealed class JsonRpcMessageConverter<TMessage> : JsonConverter<TMessage>
         if (copy is not null)
         {
             var maxDepth = options.MaxDepth == 0 ? JsonRpcReaderOptions.DefaultMaxDepth : options.MaxDepth;
-            return Check(JsonRpcMessageBuilder.Parse(copy, copyValues: false, new JsonRpcReaderOptions { MaxDepth = maxDepth }));
+            return Check(JsonRpcMessageBuilder.Parse(copy, copyValues: false, maxDepth));
         }
 
         if (invalid is not null)

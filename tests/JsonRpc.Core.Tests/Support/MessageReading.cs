@@ -23,19 +23,20 @@ internal static class MessageReading
 
     public static JsonRpcMessage Read(ReadPath path, byte[] utf8, int? maxDepth = null)
     {
-        var readerOptions = maxDepth is { } depth ? new JsonRpcReaderOptions { MaxDepth = depth } : null;
+        // Made only for the Parse paths: the serializer's MaxDepth may lie beyond JsonRpcReaderOptions' range.
+        JsonRpcReaderOptions? ReaderOptions() => maxDepth is { } depth ? new JsonRpcReaderOptions { MaxDepth = depth } : null;
         var serializerOptions = new JsonSerializerOptions { MaxDepth = maxDepth ?? 0 };
         var context = maxDepth is null ? JsonRpcJsonContext.Default : new JsonRpcJsonContext(serializerOptions);
         switch (path)
         {
             case ReadPath.ParseMemory:
-                return JsonRpcMessage.Parse(new ReadOnlyMemory<byte>(utf8), readerOptions);
+                return JsonRpcMessage.Parse(new ReadOnlyMemory<byte>(utf8), ReaderOptions());
             case ReadPath.ParseSpan:
-                return JsonRpcMessage.Parse(new ReadOnlySpan<byte>(utf8), readerOptions);
+                return JsonRpcMessage.Parse(new ReadOnlySpan<byte>(utf8), ReaderOptions());
             case ReadPath.ParseSequence:
-                return JsonRpcMessage.Parse(Utf8Sequence.Split(utf8, 7), readerOptions);
+                return JsonRpcMessage.Parse(Utf8Sequence.Split(utf8, 7), ReaderOptions());
             case ReadPath.ParseString:
-                return JsonRpcMessage.Parse(new UTF8Encoding(false, true).GetString(utf8), readerOptions);
+                return JsonRpcMessage.Parse(new UTF8Encoding(false, true).GetString(utf8), ReaderOptions());
             case ReadPath.Serializer:
                 return JsonSerializer.Deserialize<JsonRpcMessage>(utf8, serializerOptions)!;
             case ReadPath.SerializerContext:
