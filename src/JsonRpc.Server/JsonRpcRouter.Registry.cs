@@ -29,10 +29,16 @@ public sealed partial class JsonRpcRouter
     internal bool IsReserved(ReadOnlySpan<byte> nameUtf8)
         => BuiltInMethods.Match(nameUtf8) != BuiltInMethod.None || IsServerMethod(nameUtf8);
 
-    internal void AddProvider(RouterConnection connection, byte[] nameUtf8)
+    /// <summary>Adds the connection as a provider of the method; false when it may hold no more routes.</summary>
+    internal bool TryAddProvider(RouterConnection connection, byte[] nameUtf8)
     {
         lock (_registryLock)
         {
+            if (!HasRoomFor(connection, nameUtf8, provider: true))
+            {
+                return false;
+            }
+
             var route = Routes.GetOrAdd(nameUtf8, 0, static (key, _) => new RouteEntry(key));
             if (route.AddProvider(connection))
             {
@@ -43,7 +49,21 @@ public sealed partial class JsonRpcRouter
                     Interlocked.Increment(ref Counters.Methods);
                 }
             }
+
+            return true;
         }
+    }
+
+    // Under the registry lock. A name the connection already has takes no more room.
+    private bool HasRoomFor(RouterConnection connection, byte[] nameUtf8, bool provider)
+    {
+        if (connection.Provided.Count + connection.Subscribed.Count < Options.MaxRoutesPerConnection)
+        {
+            return true;
+        }
+
+        return Routes.TryGetValue(nameUtf8, out var route)
+            && (provider ? route.Providers : route.Subscribers).AsSpan().Contains(connection);
     }
 
     internal bool RemoveProvider(RouterConnection connection, byte[] nameUtf8)
@@ -60,16 +80,24 @@ public sealed partial class JsonRpcRouter
         }
     }
 
-    internal void AddSubscriber(RouterConnection connection, byte[] nameUtf8)
+    /// <summary>Adds the connection as a subscriber of the event; false when it may hold no more routes.</summary>
+    internal bool TryAddSubscriber(RouterConnection connection, byte[] nameUtf8)
     {
         lock (_registryLock)
         {
+            if (!HasRoomFor(connection, nameUtf8, provider: false))
+            {
+                return false;
+            }
+
             var route = Routes.GetOrAdd(nameUtf8, 0, static (key, _) => new RouteEntry(key));
             if (route.AddSubscriber(connection))
             {
                 connection.Subscribed.Add(route);
                 Interlocked.Increment(ref Counters.Subscriptions);
             }
+
+            return true;
         }
     }
 

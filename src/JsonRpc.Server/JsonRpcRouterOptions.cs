@@ -69,6 +69,14 @@ public sealed class JsonRpcRouterOptions
     /// </summary>
     public int MaxPendingCallsPerConnection { get; set; } = 1024;
 
+    /// <summary>
+    /// The most method names one connection may provide and event names it may subscribe to, together
+    /// (<c>max_routes</c>); a <c>register_method</c> or <c>subscribe</c> beyond it is answered with
+    /// <see cref="RouterErrorCodes.TooManyRoutes"/>, so that no client can grow the routing table without bound.
+    /// Default 4,096.
+    /// </summary>
+    public int MaxRoutesPerConnection { get; set; } = 4096;
+
     /// <summary>The deepest JSON nesting accepted (<c>max_depth</c>); deeper input is a parse error. Default 64.</summary>
     public int MaxDepth { get; set; } = 64;
 

@@ -48,4 +48,10 @@ public static class RouterErrorCodes
 
     /// <summary>The connection sent nothing within the keep-alive timeout; it is closed.</summary>
     public const int IdleTimeout = -32012;
+
+    /// <summary>
+    /// The connection already provides or subscribes to the most names one connection may
+    /// (<see cref="JsonRpcRouterOptions.MaxRoutesPerConnection"/>); the registration or subscription is refused.
+    /// </summary>
+    public const int TooManyRoutes = -32013;
 }

@@ -30,7 +30,7 @@ public sealed class HostingTests(ITestOutputHelper output)
                 ["JsonRpcRouter:RequireRegistration"] = "true",
                 ["JsonRpcRouter:MaxConnections"] = "7",
             })
-            .AddCommandLine(["--port", "9000", "--keepalive_timeout_ms", "1500", "--access_token", "t", "--max_message_size", "2048", "--max_pending_calls", "3"],
+            .AddCommandLine(["--port", "9000", "--keepalive_timeout_ms", "1500", "--access_token", "t", "--max_message_size", "2048", "--max_pending_calls", "3", "--max_routes", "5"],
                 JsonRpcRouterConfiguration.CommandLineSwitchMappings.ToDictionary())
             .Build();
         var services = new ServiceCollection().AddSingleton<IConfiguration>(configuration).AddLogging().AddJsonRpcRouter().BuildServiceProvider();
@@ -44,6 +44,7 @@ public sealed class HostingTests(ITestOutputHelper output)
         Assert.Equal(2048, options.MaxMessageSize);
         Assert.Equal(7, options.MaxConnections);
         Assert.Equal(3, options.MaxPendingCallsPerConnection);
+        Assert.Equal(5, options.MaxRoutesPerConnection);
         Assert.Equal("127.0.0.1", options.Host);
     }
 
@@ -66,10 +67,12 @@ public sealed class HostingTests(ITestOutputHelper output)
             Port = 70000,
             MaxMessageSize = 10,
             MaxConnections = 0,
+            MaxRoutesPerConnection = 0,
         })));
         Assert.Contains("Port", error.Message);
         Assert.Contains("MaxMessageSize", error.Message);
         Assert.Contains("MaxConnections", error.Message);
+        Assert.Contains("MaxRoutesPerConnection", error.Message);
     }
 
     [Fact]

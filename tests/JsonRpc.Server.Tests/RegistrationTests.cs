@@ -61,6 +61,38 @@ public sealed class RegistrationTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task MaxRoutesPerConnection_MethodsAndSubscriptionsTogether_AreBounded()
+    {
+        await using var server = await RouterServer.StartAsync(o => o.MaxRoutesPerConnection = 3, output);
+        await using var client = await server.ConnectAsync();
+        await using var other = await server.ConnectAsync();
+        Answer.IsResult(await client.CallAsync("register_client", """{"name":"many"}"""), "true");
+        Answer.IsResult(await other.CallAsync("register_client", """{"name":"other"}"""), "true");
+
+        Answer.IsResult(await client.CallAsync("register_method", """{"method":"m1"}"""), "true");
+        Answer.IsResult(await client.CallAsync("register_method", """{"method":"m2"}"""), "true");
+        Answer.IsResult(await client.CallAsync("subscribe", """{"event":"e1"}"""), "true");
+
+        // Full: a new name of either kind is refused, and leaves no trace in the routing table.
+        Answer.IsError(await client.CallAsync("register_method", """{"method":"m3"}"""), RouterErrorCodes.TooManyRoutes);
+        Answer.IsError(await client.CallAsync("subscribe", """{"event":"e2"}"""), RouterErrorCodes.TooManyRoutes);
+        Answer.IsError(await other.CallAsync("m3", "[]"), JsonRpc.Protocol.JsonRpcErrorCodes.MethodNotFound);
+        var list = (await client.CallAsync("list_methods")).GetProperty("result");
+        Assert.Equal("""[{"method":"m1","providers":["many"]},{"method":"m2","providers":["many"]}]""", list.GetRawText());
+        Assert.Equal(1, server.Router.GetStats().Subscriptions);
+
+        // Names the connection already has take no more room; another connection has room of its own.
+        Answer.IsResult(await client.CallAsync("register_method", """{"method":"m1"}"""), "true");
+        Answer.IsResult(await client.CallAsync("subscribe", """{"event":"e1"}"""), "true");
+        Answer.IsResult(await other.CallAsync("register_method", """{"method":"m3"}"""), "true");
+
+        // Giving one up makes room again.
+        Answer.IsResult(await client.CallAsync("unregister_method", """{"method":"m2"}"""), "true");
+        Answer.IsResult(await client.CallAsync("subscribe", """{"event":"e2"}"""), "true");
+        Answer.IsError(await client.CallAsync("register_method", """{"method":"m4"}"""), RouterErrorCodes.TooManyRoutes);
+    }
+
+    [Fact]
     public async Task UnregisteredClient_WithoutRequiredRegistration_CanCall()
     {
         await using var server = await RouterServer.StartAsync();

@@ -13,7 +13,7 @@ public static class JsonRpcRouterConfiguration
     private static readonly string[] SnakeCaseNames =
     [
         "host", "port", "keepalive_timeout_ms", "registration_timeout_ms", "require_registration", "access_token",
-        "call_timeout_ms", "max_message_size", "max_connections", "max_pending_calls", "max_depth",
+        "call_timeout_ms", "max_message_size", "max_connections", "max_pending_calls", "max_routes", "max_depth",
         "max_outbound_buffer_size", "shutdown_timeout_ms", "certificate_path", "certificate_key_path",
         "certificate_password",
     ];
@@ -41,6 +41,7 @@ public static class JsonRpcRouterConfiguration
         options.MaxMessageSize = ReadInt(section, "MaxMessageSize", "max_message_size") ?? options.MaxMessageSize;
         options.MaxConnections = ReadInt(section, "MaxConnections", "max_connections") ?? options.MaxConnections;
         options.MaxPendingCallsPerConnection = ReadInt(section, "MaxPendingCallsPerConnection", "max_pending_calls") ?? options.MaxPendingCallsPerConnection;
+        options.MaxRoutesPerConnection = ReadInt(section, "MaxRoutesPerConnection", "max_routes") ?? options.MaxRoutesPerConnection;
         options.MaxDepth = ReadInt(section, "MaxDepth", "max_depth") ?? options.MaxDepth;
         options.MaxOutboundBufferSize = ReadInt(section, "MaxOutboundBufferSize", "max_outbound_buffer_size") ?? options.MaxOutboundBufferSize;
         options.ShutdownTimeout = ReadTime(section, "ShutdownTimeout", "shutdown_timeout_ms") ?? options.ShutdownTimeout;

@@ -55,6 +55,11 @@ internal sealed class JsonRpcRouterOptionsValidator : IValidateOptions<JsonRpcRo
             Fail("MaxPendingCallsPerConnection must be at least 1.");
         }
 
+        if (options.MaxRoutesPerConnection < 1)
+        {
+            Fail("MaxRoutesPerConnection must be at least 1.");
+        }
+
         if (options.MaxDepth is < 2 or > 4096)
         {
             Fail($"MaxDepth must be 2..4096 (was {options.MaxDepth}).");

@@ -138,7 +138,12 @@ internal sealed partial class RouterConnection
                 call.Fail(RouterErrorCodes.ShuttingDown, "Server shutting down", null);
                 return;
             case BuiltInMethod.RegisterMethod:
-                _router.AddProvider(this, utf8);
+                if (!_router.TryAddProvider(this, utf8))
+                {
+                    FailTooManyRoutes(call);
+                    return;
+                }
+
                 RouterLog.MethodRegistered(_logger, Name, name!);
                 call.Result(true);
                 return;
@@ -152,7 +157,12 @@ internal sealed partial class RouterConnection
                 call.Result(removed);
                 return;
             case BuiltInMethod.Subscribe:
-                _router.AddSubscriber(this, utf8);
+                if (!_router.TryAddSubscriber(this, utf8))
+                {
+                    FailTooManyRoutes(call);
+                    return;
+                }
+
                 RouterLog.Subscribed(_logger, Name, name!);
                 call.Result(true);
                 return;
@@ -161,6 +171,10 @@ internal sealed partial class RouterConnection
                 return;
         }
     }
+
+    private void FailTooManyRoutes(in BuiltInCall call)
+        => call.Fail(RouterErrorCodes.TooManyRoutes, "Too many routes",
+            $"A connection may provide and subscribe to at most {_router.Options.MaxRoutesPerConnection} names.");
 
     /// <summary>Where a built-in method's answer goes; a notification gets none.</summary>
     private readonly ref struct BuiltInCall(RouterConnection connection, ReadOnlySpan<byte> idToken, BatchReply? batch, bool reply)
