@@ -111,9 +111,18 @@ public sealed partial class JsonRpcClient
         }
     }
 
-    /// <summary>Queues an error answer; a write that fails means the connection is going, which is handled elsewhere.</summary>
+    /// <summary>
+    /// Queues an error answer; a write that fails means the connection is going, which is handled elsewhere. Best effort:
+    /// when the peer is not reading what it is sent, the answer is dropped and logged rather than held in memory.
+    /// </summary>
     private void SendError(ClientConnection connection, ReadOnlySpan<byte> idToken, int code, string message)
     {
+        if (connection.IsBackedUp)
+        {
+            Log.ErrorReplyDropped(_logger, connection.EndPoint, code);
+            return;
+        }
+
         var buffer = MessageBuffer.Rent();
         MessageEncoder.WriteError(buffer, idToken, code, message);
         _ = ReturnWhenWrittenAsync(connection.WriteAsync(buffer.WrittenMemory, CancellationToken.None), buffer);
@@ -125,9 +134,9 @@ public sealed partial class JsonRpcClient
         {
             await pending.ConfigureAwait(false);
         }
-        catch (Exception ex) when (ex is JsonRpcConnectionLostException or OperationCanceledException)
+        catch (Exception ex) when (ex is JsonRpcConnectionLostException or OperationCanceledException or TimeoutException)
         {
-            // The connection closed: nothing to answer on.
+            // The connection closed, or the peer stopped reading: nothing to answer on.
         }
         finally
         {

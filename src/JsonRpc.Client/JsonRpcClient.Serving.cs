@@ -13,6 +13,12 @@ public sealed partial class JsonRpcClient
     private readonly SemaphoreSlim _announceLock = new(1, 1);
     private readonly ConcurrentDictionary<string, bool> _announced = new(StringComparer.Ordinal);
     private JsonRpcDispatcher? _dispatcher;
+
+    // Calls from the peer running now, bounded by MaxConcurrentIncomingCalls; each IncomingCall ends with the callback.
+    private int _incomingCalls;
+    private Action? _incomingCallDoneCache;
+
+    private Action IncomingCallDone => _incomingCallDoneCache ??= () => Interlocked.Decrement(ref _incomingCalls);
     private volatile string? _name;
 
     /// <summary>The name this client registered with the router, or null.</summary>
@@ -243,7 +249,19 @@ public sealed partial class JsonRpcClient
             return;
         }
 
-        ThreadPool.UnsafeQueueUserWorkItem(new IncomingCall(dispatcher, connection, _logger, message, info), preferLocal: false);
+        if (Interlocked.Increment(ref _incomingCalls) > _options.MaxConcurrentIncomingCalls)
+        {
+            Interlocked.Decrement(ref _incomingCalls);
+            Log.IncomingCallRefused(_logger, connection.EndPoint, _options.MaxConcurrentIncomingCalls);
+            if (info.Kind == JsonRpcMessageKind.Request)
+            {
+                SendError(connection, message[info.IdToken], JsonRpcErrorCodes.ServerErrorRangeEnd, "Server busy");
+            }
+
+            return;
+        }
+
+        ThreadPool.UnsafeQueueUserWorkItem(new IncomingCall(dispatcher, connection, _logger, message, info, IncomingCallDone), preferLocal: false);
     }
 
     /// <summary>Runs a router built-in method that takes one named string, e.g. <c>subscribe {"event": …}</c>.</summary>

@@ -65,6 +65,14 @@ public sealed class JsonRpcClientOptions
     /// </summary>
     public int EventQueueCapacity { get; set; } = 10_000;
 
+    /// <summary>
+    /// How many calls from the peer to this client's methods may be queued or running at once; a request beyond it is
+    /// answered at once with -32000 "Server busy" (a notification beyond it is dropped and logged), so that a peer cannot
+    /// make the client hold unbounded work and memory. Behind the router, a provider gets at most what its callers may
+    /// have pending (the router's <c>max_pending_calls</c> each); raise this with it. Default 65,536.
+    /// </summary>
+    public int MaxConcurrentIncomingCalls { get; set; } = 65_536;
+
     /// <summary>Where the client logs connects, disconnects, reconnects and peer errors. Default: nowhere.</summary>
     public ILoggerFactory? LoggerFactory { get; set; }
 
@@ -90,6 +98,7 @@ public sealed class JsonRpcClientOptions
         AccessToken = AccessToken,
         IncludeExceptionMessages = IncludeExceptionMessages,
         EventQueueCapacity = EventQueueCapacity,
+        MaxConcurrentIncomingCalls = MaxConcurrentIncomingCalls,
         LoggerFactory = LoggerFactory,
     };
 
@@ -107,6 +116,7 @@ public sealed class JsonRpcClientOptions
 
         ArgumentOutOfRangeException.ThrowIfLessThan(MaxMessageSize, 64, nameof(MaxMessageSize));
         ArgumentOutOfRangeException.ThrowIfLessThan(EventQueueCapacity, 1, nameof(EventQueueCapacity));
+        ArgumentOutOfRangeException.ThrowIfLessThan(MaxConcurrentIncomingCalls, 1, nameof(MaxConcurrentIncomingCalls));
         if (!Enum.IsDefined(Framing))
         {
             throw new ArgumentOutOfRangeException(nameof(Framing));

@@ -49,7 +49,7 @@ public sealed class LoadTests(ITestOutputHelper output)
             o.MaxPendingCallsPerConnection = threads * callsPerThread;
             o.CallTimeout = TimeSpan.FromSeconds(60);
         });
-        var options = new JsonRpcClientOptions { CallTimeout = TimeSpan.FromSeconds(60) };
+        var options = new JsonRpcClientOptions { CallTimeout = TimeSpan.FromSeconds(60), MaxConcurrentIncomingCalls = threads * callsPerThread };
         await using var provider = await router.ConnectAsync(options);
         provider.AddMethod("add", "a", "b", (int a, int b) => a + b, TestJsonContext.Default.Int32, TestJsonContext.Default.Int32, TestJsonContext.Default.Int32);
         await provider.RegisterAsync("calc").Bounded();

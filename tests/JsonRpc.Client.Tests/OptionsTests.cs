@@ -40,6 +40,14 @@ public sealed class OptionsTests
     }
 
     [Fact]
+    public async Task ConnectAsync_NoRoomForIncomingCalls_Throws()
+    {
+        var options = new JsonRpcClientOptions { MaxConcurrentIncomingCalls = 0 };
+        var error = await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => JsonRpcClient.ConnectAsync("127.0.0.1", 1, options));
+        Assert.Equal(nameof(JsonRpcClientOptions.MaxConcurrentIncomingCalls), error.ParamName);
+    }
+
+    [Fact]
     public async Task ConnectAsync_InvalidHostOrPort_Throws()
     {
         await Assert.ThrowsAsync<ArgumentException>(() => JsonRpcClient.ConnectAsync("", 1));

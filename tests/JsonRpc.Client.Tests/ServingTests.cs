@@ -192,6 +192,39 @@ public sealed class ServingTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task MaxConcurrentIncomingCalls_CallsBeyondIt_AreAnsweredServerBusyAtOnce()
+    {
+        await using var server = new TestServer().Install();
+        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, new JsonRpcClientOptions { MaxConcurrentIncomingCalls = 2 }).Bounded();
+        await server.WaitForConnectionsAsync(1, Timeouts.Test);
+        await Timeouts.Until(() => server.ConnectionCount == 1, "server sees the connection");
+        var release = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var running = 0;
+        client.AddMethod("hold", async (int[] n, CancellationToken ct) =>
+        {
+            Interlocked.Increment(ref running);
+            return n[0] + await release.Task.WaitAsync(ct);
+        }, TestJsonContext.Default.Int32Array, TestJsonContext.Default.Int32);
+
+        var first = server.CallClientAsync("hold", "[1]");
+        var second = server.CallClientAsync("hold", "[2]");
+        await Timeouts.Until(() => Volatile.Read(ref running) == 2, "two calls are running");
+
+        // A third is refused without waiting for the two, and without running the handler.
+        var third = await server.CallClientAsync("hold", "[3]");
+        Assert.Contains("\"code\":-32000", third, StringComparison.Ordinal);
+        Assert.Contains("Server busy", third, StringComparison.Ordinal);
+        Assert.Equal(2, Volatile.Read(ref running));
+
+        release.SetResult(10);
+        Assert.Contains("\"result\":11", await first, StringComparison.Ordinal);
+        Assert.Contains("\"result\":12", await second, StringComparison.Ordinal);
+
+        // Once they are done there is room again.
+        Assert.Contains("\"result\":14", await server.CallClientAsync("hold", "[4]"), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task SubscribeAsync_HandlerFarBehind_DropsNewEventsAndClientKeepsWorking()
     {
         var server = new TestServer().Install();

@@ -61,6 +61,9 @@ internal sealed class ClientConnection : IAsyncDisposable
 
     public bool IsClosed => Volatile.Read(ref _closed) != 0;
 
+    /// <summary>Whether a write would wait for the pump (more than the high-water mark is unsent).</summary>
+    public bool IsBackedUp => Volatile.Read(ref _unsent) >= HighWater;
+
     /// <summary>Why the connection closed, once it has.</summary>
     public Exception? CloseReason { get; private set; }
 

@@ -17,9 +17,11 @@ internal sealed class IncomingCall : IThreadPoolWorkItem
     private readonly byte[] _message;
     private readonly int _length;
     private readonly JsonRpcMessageInfo _info;
+    private readonly Action _done;
 
-    public IncomingCall(JsonRpcDispatcher dispatcher, ClientConnection connection, ILogger logger, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
+    public IncomingCall(JsonRpcDispatcher dispatcher, ClientConnection connection, ILogger logger, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, Action done)
     {
+        _done = done;
         _dispatcher = dispatcher;
         _connection = connection;
         _logger = logger;
@@ -54,6 +56,7 @@ internal sealed class IncomingCall : IThreadPoolWorkItem
         {
             MessageBuffer.Return(output);
             ArrayPool<byte>.Shared.Return(_message);
+            _done();
         }
     }
 }

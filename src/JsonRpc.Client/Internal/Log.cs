@@ -49,4 +49,10 @@ internal static partial class Log
 
     [LoggerMessage(15, LogLevel.Error, "A StateChanged handler threw.")]
     public static partial void StateHandlerFailed(ILogger logger, Exception exception);
+
+    [LoggerMessage(16, LogLevel.Warning, "{EndPoint} sent a call while {Limit} of its calls were running; it was refused.")]
+    public static partial void IncomingCallRefused(ILogger logger, string endPoint, int limit);
+
+    [LoggerMessage(17, LogLevel.Warning, "{EndPoint} is not reading what it is sent; an error reply ({Code}) was dropped.")]
+    public static partial void ErrorReplyDropped(ILogger logger, string endPoint, int code);
 }
