@@ -13,12 +13,6 @@ public sealed partial class JsonRpcClient
     private readonly SemaphoreSlim _announceLock = new(1, 1);
     private readonly ConcurrentDictionary<string, bool> _announced = new(StringComparer.Ordinal);
     private JsonRpcDispatcher? _dispatcher;
-
-    // Calls from the peer running now, bounded by MaxConcurrentIncomingCalls; each IncomingCall ends with the callback.
-    private int _incomingCalls;
-    private Action? _incomingCallDoneCache;
-
-    private Action IncomingCallDone => _incomingCallDoneCache ??= () => Interlocked.Decrement(ref _incomingCalls);
     private volatile string? _name;
 
     /// <summary>The name this client registered with the router, or null.</summary>
@@ -249,9 +243,8 @@ public sealed partial class JsonRpcClient
             return;
         }
 
-        if (Interlocked.Increment(ref _incomingCalls) > _options.MaxConcurrentIncomingCalls)
+        if (!connection.TryBeginIncomingCall(_options.MaxConcurrentIncomingCalls))
         {
-            Interlocked.Decrement(ref _incomingCalls);
             Log.IncomingCallRefused(_logger, connection.EndPoint, _options.MaxConcurrentIncomingCalls);
             if (info.Kind == JsonRpcMessageKind.Request)
             {
@@ -261,7 +254,7 @@ public sealed partial class JsonRpcClient
             return;
         }
 
-        ThreadPool.UnsafeQueueUserWorkItem(new IncomingCall(dispatcher, connection, _logger, message, info, IncomingCallDone), preferLocal: false);
+        ThreadPool.UnsafeQueueUserWorkItem(new IncomingCall(dispatcher, connection, _logger, message, info), preferLocal: false);
     }
 
     /// <summary>Runs a router built-in method that takes one named string, e.g. <c>subscribe {"event": …}</c>.</summary>

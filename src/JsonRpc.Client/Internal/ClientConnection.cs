@@ -41,6 +41,7 @@ internal sealed class ClientConnection : IAsyncDisposable
     private int _closed;
     private long _lastWriteTicks = Environment.TickCount64;
     private long _unsent;
+    private int _incomingCalls;
     private TaskCompletionSource? _drained;
 
     private ClientConnection(Socket socket, Stream stream, Func<IJsonRpcFramer> framer, string endPoint, TimeSpan sendTimeout)
@@ -63,6 +64,21 @@ internal sealed class ClientConnection : IAsyncDisposable
 
     /// <summary>Whether a write would wait for the pump (more than the high-water mark is unsent).</summary>
     public bool IsBackedUp => Volatile.Read(ref _unsent) >= HighWater;
+
+    /// <summary>Counts one more call from the peer, unless <paramref name="limit"/> are already queued or running.</summary>
+    public bool TryBeginIncomingCall(int limit)
+    {
+        if (Interlocked.Increment(ref _incomingCalls) <= limit)
+        {
+            return true;
+        }
+
+        Interlocked.Decrement(ref _incomingCalls);
+        return false;
+    }
+
+    /// <summary>A call counted by <see cref="TryBeginIncomingCall"/> has ended.</summary>
+    public void EndIncomingCall() => Interlocked.Decrement(ref _incomingCalls);
 
     /// <summary>Why the connection closed, once it has.</summary>
     public Exception? CloseReason { get; private set; }

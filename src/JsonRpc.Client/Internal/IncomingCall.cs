@@ -17,11 +17,10 @@ internal sealed class IncomingCall : IThreadPoolWorkItem
     private readonly byte[] _message;
     private readonly int _length;
     private readonly JsonRpcMessageInfo _info;
-    private readonly Action _done;
 
-    public IncomingCall(JsonRpcDispatcher dispatcher, ClientConnection connection, ILogger logger, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, Action done)
+    /// <remarks>The caller has counted the call with <see cref="ClientConnection.TryBeginIncomingCall"/>; it ends here.</remarks>
+    public IncomingCall(JsonRpcDispatcher dispatcher, ClientConnection connection, ILogger logger, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
     {
-        _done = done;
         _dispatcher = dispatcher;
         _connection = connection;
         _logger = logger;
@@ -56,7 +55,7 @@ internal sealed class IncomingCall : IThreadPoolWorkItem
         {
             MessageBuffer.Return(output);
             ArrayPool<byte>.Shared.Return(_message);
-            _done();
+            _connection.EndIncomingCall();
         }
     }
 }

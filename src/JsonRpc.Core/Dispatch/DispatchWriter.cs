@@ -81,6 +81,10 @@ internal static class DispatchWriter
         return true;
     }
 
+    /// <summary>Answers a message the reader refused: the spec's code and message, the reader's detail as data.</summary>
+    public static void WriteError(IBufferWriter<byte> output, RequestId id, in JsonRpcReadError error)
+        => WriteError(output, id, error.Code, error.Message, Detail(error.Detail));
+
     public static void WriteError(IBufferWriter<byte> output, RequestId id, int code, string message, RawJson data)
     {
         var writer = Rent(output);

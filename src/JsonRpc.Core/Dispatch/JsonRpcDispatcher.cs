@@ -78,7 +78,7 @@ public sealed partial class JsonRpcDispatcher
         if (!JsonRpcMessageReader.TryRead(message.Span, Options.MaxDepth, out var info, out var error, ref elements))
         {
             elements.Dispose();
-            DispatchWriter.WriteError(output, info.GetId(message.Span), error.Code, error.Message, DispatchWriter.Detail(error.Detail));
+            DispatchWriter.WriteError(output, info.GetId(message.Span), error);
             return new ValueTask<bool>(true);
         }
 
@@ -147,16 +147,14 @@ public sealed partial class JsonRpcDispatcher
             for (var i = 0; i < elements.Count; i++)
             {
                 var element = elements[i];
+                if (element.Invalid is not null || element.Info.Kind == JsonRpcMessageKind.Request)
+                {
+                    answers.Write(answers.WrittenCount == 0 ? (byte)'[' : (byte)',');
+                }
+
                 if (element.Invalid is not null)
                 {
-                    answers.Write(answers.WrittenCount == 0 ? (byte)'[' : (byte)',');
-                    var error = new JsonRpcReadError(JsonRpcErrorCodes.InvalidRequest, element.Invalid);
-                    DispatchWriter.WriteError(answers, element.Info.GetId(batch.Span), error.Code, error.Message, DispatchWriter.Detail(error.Detail));
-                }
-                else if (element.Info.Kind == JsonRpcMessageKind.Request)
-                {
-                    answers.Write(answers.WrittenCount == 0 ? (byte)'[' : (byte)',');
-                    await DispatchAsync(batch, element.Info, answers, cancellationToken).ConfigureAwait(false);
+                    DispatchWriter.WriteError(answers, element.Info.GetId(batch.Span), new JsonRpcReadError(JsonRpcErrorCodes.InvalidRequest, element.Invalid));
                 }
                 else
                 {

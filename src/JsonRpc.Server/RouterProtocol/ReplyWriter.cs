@@ -37,11 +37,32 @@ internal static class ReplyWriter
             writer.Reset(buffer);
         }
 
+        WriteStart(writer, idToken);
+        return writer;
+    }
+
+    /// <summary>Writes <c>{"jsonrpc":"2.0","id":…</c> with any writer; an empty <paramref name="idToken"/> writes <c>null</c>.</summary>
+    public static void WriteStart(Utf8JsonWriter writer, ReadOnlySpan<byte> idToken)
+    {
         writer.WriteStartObject();
         writer.WriteString("jsonrpc"u8, "2.0"u8);
         writer.WritePropertyName("id"u8);
         writer.WriteRawValue(idToken.IsEmpty ? NullToken : idToken, skipInputValidation: true);
-        return writer;
+    }
+
+    /// <summary>Writes the <c>"error":{"code":…,"message":…,"data":…}</c> member with any writer.</summary>
+    public static void WriteErrorMember(Utf8JsonWriter writer, int code, string message, string? data)
+    {
+        writer.WritePropertyName("error"u8);
+        writer.WriteStartObject();
+        writer.WriteNumber("code"u8, code);
+        writer.WriteString("message"u8, message);
+        if (data is not null)
+        {
+            writer.WriteString("data"u8, data);
+        }
+
+        writer.WriteEndObject();
     }
 
     /// <summary>Ends the reply and delivers it: straight to <paramref name="caller"/>, or into <paramref name="batch"/>.</summary>
@@ -73,16 +94,7 @@ internal static class ReplyWriter
     public static void Error(RouterConnection caller, BatchReply? batch, ReadOnlySpan<byte> idToken, int code, string message, string? data = null, bool announced = false)
     {
         var writer = Begin(idToken);
-        writer.WritePropertyName("error"u8);
-        writer.WriteStartObject();
-        writer.WriteNumber("code"u8, code);
-        writer.WriteString("message"u8, message);
-        if (data is not null)
-        {
-            writer.WriteString("data"u8, data);
-        }
-
-        writer.WriteEndObject();
+        WriteErrorMember(writer, code, message, data);
         Finish(writer, caller, batch, announced);
     }
 

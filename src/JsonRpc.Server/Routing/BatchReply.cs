@@ -1,6 +1,7 @@
 using System.Text.Json;
 using JsonRpc.Buffers;
 using JsonRpc.Serialization;
+using JsonRpc.Server.RouterProtocol;
 
 namespace JsonRpc.Server.Routing;
 
@@ -144,19 +145,14 @@ internal sealed class BatchReply
         return true;
     }
 
-    // The one answer to a batch whose replies did not fit. Not through ReplyWriter: this may run inside one of its
-    // replies, whose thread-static buffer is still in use.
+    // The one answer to a batch whose replies did not fit. Written with a writer of its own, not ReplyWriter.Begin: this
+    // may run inside one of ReplyWriter's replies, whose thread-static buffer and writer are still in use.
     private void WriteOverflowError()
     {
         using var writer = new Utf8JsonWriter(_buffer, JsonRpcMessageWriter.WriterOptions);
-        writer.WriteStartObject();
-        writer.WriteString("jsonrpc"u8, "2.0"u8);
-        writer.WriteNull("id"u8);
-        writer.WriteStartObject("error"u8);
-        writer.WriteNumber("code"u8, RouterErrorCodes.MessageTooLarge);
-        writer.WriteString("message"u8, "Message too large");
-        writer.WriteString("data"u8, $"The replies to the batch exceed {_maxBytes} bytes; send fewer calls per batch.");
-        writer.WriteEndObject();
+        ReplyWriter.WriteStart(writer, idToken: default);
+        ReplyWriter.WriteErrorMember(writer, RouterErrorCodes.MessageTooLarge, "Message too large",
+            $"The replies to the batch exceed {_maxBytes} bytes; send fewer calls per batch.");
         writer.WriteEndObject();
     }
 
