@@ -10,7 +10,10 @@ public sealed partial class JsonRpcClient
     /// answer in any order (a router spreads one batch over several providers); answers are matched by id.
     /// </summary>
     /// <param name="items">The calls and notifications, in order.</param>
-    /// <param name="cancellationToken">Abandons the whole batch; late answers are dropped.</param>
+    /// <param name="cancellationToken">
+    /// Abandons the whole batch: every call not yet answered completes as canceled and the peer gets a
+    /// <c>$/cancelRequest</c> for each; late answers are dropped.
+    /// </param>
     /// <returns>One entry per item, in the items' order: a result, a <see cref="JsonRpcRemoteException"/>, or (for a notification) nothing.</returns>
     /// <exception cref="TimeoutException">Some call got no answer within <see cref="JsonRpcClientOptions.CallTimeout"/>.</exception>
     /// <exception cref="JsonRpcConnectionLostException">The connection was lost before every call was answered.</exception>
@@ -114,6 +117,9 @@ public sealed partial class JsonRpcClient
 
             buffer.GetSpan(1)[0] = (byte)']';
             buffer.Advance(1);
+            await connection.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
+
+            // After the write, so that no $/cancelRequest overtakes the batch it names.
             if (cancellationToken.CanBeCanceled)
             {
                 for (var i = 0; i < calls.Length; i++)
@@ -125,7 +131,6 @@ public sealed partial class JsonRpcClient
                 }
             }
 
-            await connection.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
             if (connection.IsClosed)
             {
                 FailAll(calls, CallOutcome.ConnectionLost, connection.CloseReason);

@@ -30,6 +30,7 @@ public sealed partial class JsonRpcClient
     public Task SubscribeAsync(string eventName, Func<RawJson, CancellationToken, ValueTask> handler, CancellationToken cancellationToken = default)
     {
         ArgumentException.ThrowIfNullOrEmpty(eventName);
+        NotReserved(eventName);
         ArgumentNullException.ThrowIfNull(handler);
         return SubscribeCoreAsync(eventName, handler, cancellationToken);
     }

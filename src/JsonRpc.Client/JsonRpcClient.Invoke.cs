@@ -7,14 +7,36 @@ namespace JsonRpc.Client;
 
 public sealed partial class JsonRpcClient
 {
+    // The caller's token: the call completes as canceled at once, and the peer is told with $/cancelRequest so that its
+    // handler can stop (its late answer is dropped). Registered only once the request is written, so the cancellation
+    // never overtakes the call it names.
     private static readonly Action<object?, CancellationToken> CancelCall = static (state, _) =>
     {
         var call = (PendingCall)state!;
-        if (call.TryClaim(call.Id))
+        var id = call.Id;
+        var connection = call.Connection as ClientConnection;
+        if (call.TryClaim(id))
         {
             call.SetFailure(CallOutcome.Canceled, null);
+            if (connection is not null)
+            {
+                SendCancelRequest(connection, id);
+            }
         }
     };
+
+    /// <summary>Sends <c>$/cancelRequest {"id": id}</c>; best effort, as a connection that is going cancels everything anyway.</summary>
+    private static void SendCancelRequest(ClientConnection connection, long id)
+    {
+        if (connection.IsClosed)
+        {
+            return;
+        }
+
+        var buffer = MessageBuffer.Rent();
+        MessageEncoder.WriteCall(buffer, 0, JsonRpcProtocolMethods.CancelRequest, new CancelParams(id));
+        _ = ReturnWhenWrittenAsync(connection.WriteAsync(buffer.WrittenMemory, CancellationToken.None), buffer);
+    }
 
     /// <summary>
     /// The one path every call takes: rent a slot, write the request, wait for whoever completes the slot (the answer,
@@ -38,12 +60,11 @@ public sealed partial class JsonRpcClient
             try
             {
                 MessageEncoder.WriteCall(buffer, call.Id, method, @params);
+                await connection.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
                 if (cancellationToken.CanBeCanceled)
                 {
                     registration = cancellationToken.UnsafeRegister(CancelCall, call);
                 }
-
-                await connection.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
             }
             finally
             {

@@ -111,12 +111,12 @@ public sealed partial class JsonRpcClient
     /// <returns>This client, for chaining.</returns>
     /// <exception cref="ArgumentException">A method of that name is already served.</exception>
     public JsonRpcClient AddMethod<TResult>(string method, Func<CancellationToken, ValueTask<TResult>> handler, JsonTypeInfo<TResult> result)
-        => Added(method, Dispatcher.Add(method, handler, result));
+        => Added(method, Dispatcher.Add(NotReserved(method), handler, result));
 
     /// <summary>Serves a synchronous method that takes no params.</summary>
     /// <inheritdoc cref="AddMethod{TResult}(string, Func{CancellationToken, ValueTask{TResult}}, JsonTypeInfo{TResult})"/>
     public JsonRpcClient AddMethod<TResult>(string method, Func<TResult> handler, JsonTypeInfo<TResult> result)
-        => Added(method, Dispatcher.Add(method, handler, result));
+        => Added(method, Dispatcher.Add(NotReserved(method), handler, result));
 
     /// <summary>
     /// Serves an async method whose whole params value (an object for named params, an array or list for positional
@@ -129,13 +129,13 @@ public sealed partial class JsonRpcClient
     /// <param name="result">Metadata of the result type.</param>
     public JsonRpcClient AddMethod<TParams, TResult>(
         string method, Func<TParams, CancellationToken, ValueTask<TResult>> handler, JsonTypeInfo<TParams> parameters, JsonTypeInfo<TResult> result)
-        => Added(method, Dispatcher.Add(method, handler, parameters, result));
+        => Added(method, Dispatcher.Add(NotReserved(method), handler, parameters, result));
 
     /// <summary>Serves a synchronous method whose whole params value binds to <typeparamref name="TParams"/>.</summary>
     /// <inheritdoc cref="AddMethod{TParams, TResult}(string, Func{TParams, CancellationToken, ValueTask{TResult}}, JsonTypeInfo{TParams}, JsonTypeInfo{TResult})"/>
     public JsonRpcClient AddMethod<TParams, TResult>(
         string method, Func<TParams, TResult> handler, JsonTypeInfo<TParams> parameters, JsonTypeInfo<TResult> result)
-        => Added(method, Dispatcher.Add(method, handler, parameters, result));
+        => Added(method, Dispatcher.Add(NotReserved(method), handler, parameters, result));
 
     /// <summary>Serves an async method of two parameters, bound by position (<c>[a, b]</c>) or by name.</summary>
     /// <param name="method">The method name.</param>
@@ -149,14 +149,14 @@ public sealed partial class JsonRpcClient
     public JsonRpcClient AddMethod<T1, T2, TResult>(
         string method, string name1, string name2, Func<T1, T2, CancellationToken, ValueTask<TResult>> handler,
         JsonTypeInfo<T1> type1, JsonTypeInfo<T2> type2, JsonTypeInfo<TResult> result)
-        => Added(method, Dispatcher.Add(method, name1, name2, handler, type1, type2, result));
+        => Added(method, Dispatcher.Add(NotReserved(method), name1, name2, handler, type1, type2, result));
 
     /// <summary>Serves a synchronous method of two parameters, bound by position or by name.</summary>
     /// <inheritdoc cref="AddMethod{T1, T2, TResult}(string, string, string, Func{T1, T2, CancellationToken, ValueTask{TResult}}, JsonTypeInfo{T1}, JsonTypeInfo{T2}, JsonTypeInfo{TResult})"/>
     public JsonRpcClient AddMethod<T1, T2, TResult>(
         string method, string name1, string name2, Func<T1, T2, TResult> handler,
         JsonTypeInfo<T1> type1, JsonTypeInfo<T2> type2, JsonTypeInfo<TResult> result)
-        => Added(method, Dispatcher.Add(method, name1, name2, handler, type1, type2, result));
+        => Added(method, Dispatcher.Add(NotReserved(method), name1, name2, handler, type1, type2, result));
 
     /// <summary>Serves an async method of three parameters, bound by position or by name.</summary>
     /// <param name="method">The method name.</param>
@@ -172,7 +172,7 @@ public sealed partial class JsonRpcClient
     public JsonRpcClient AddMethod<T1, T2, T3, TResult>(
         string method, string name1, string name2, string name3, Func<T1, T2, T3, CancellationToken, ValueTask<TResult>> handler,
         JsonTypeInfo<T1> type1, JsonTypeInfo<T2> type2, JsonTypeInfo<T3> type3, JsonTypeInfo<TResult> result)
-        => Added(method, Dispatcher.Add(method, name1, name2, name3, handler, type1, type2, type3, result));
+        => Added(method, Dispatcher.Add(NotReserved(method), name1, name2, name3, handler, type1, type2, type3, result));
 
     /// <summary>
     /// Serves a method on raw JSON: the handler gets the params exactly as sent (valid until its task completes; call
@@ -180,12 +180,12 @@ public sealed partial class JsonRpcClient
     /// </summary>
     /// <inheritdoc cref="AddMethod{TResult}(string, Func{CancellationToken, ValueTask{TResult}}, JsonTypeInfo{TResult})"/>
     public JsonRpcClient AddRawMethod(string method, Func<RawJson, CancellationToken, ValueTask<RawJson>> handler)
-        => Added(method, Dispatcher.AddRaw(method, handler));
+        => Added(method, Dispatcher.AddRaw(NotReserved(method), handler));
 
     /// <summary>Serves a method without a result, typically the target of notifications (a request gets <c>null</c>).</summary>
     /// <inheritdoc cref="AddMethod{TParams, TResult}(string, Func{TParams, CancellationToken, ValueTask{TResult}}, JsonTypeInfo{TParams}, JsonTypeInfo{TResult})"/>
     public JsonRpcClient AddNotificationMethod<TParams>(string method, Func<TParams, CancellationToken, ValueTask> handler, JsonTypeInfo<TParams> parameters)
-        => Added(method, Dispatcher.AddNotification(method, handler, parameters));
+        => Added(method, Dispatcher.AddNotification(NotReserved(method), handler, parameters));
 
     /// <summary>
     /// Serves any delegate, its parameters bound by position or by name with <see cref="JsonRpcClientOptions.SerializerOptions"/>;
@@ -196,7 +196,20 @@ public sealed partial class JsonRpcClient
     [RequiresUnreferencedCode(ReflectionMessage)]
     [RequiresDynamicCode(DynamicCodeMessage)]
     public JsonRpcClient AddMethod(string method, Delegate handler)
-        => Added(method, Dispatcher.Add(method, handler));
+        => Added(method, Dispatcher.Add(NotReserved(method), handler));
+
+    /// <summary>Refuses names starting with <c>$/</c>: they are reserved for protocol extensions such as <c>$/cancelRequest</c>.</summary>
+    private static string NotReserved(string name, [System.Runtime.CompilerServices.CallerArgumentExpression(nameof(name))] string? parameter = null)
+    {
+        ArgumentNullException.ThrowIfNull(name, parameter);
+        if (JsonRpcProtocolMethods.IsReserved(name))
+        {
+            throw new ArgumentException(
+                $"'{name}': names starting with '{JsonRpcProtocolMethods.ReservedPrefix}' are reserved for protocol extensions.", parameter);
+        }
+
+        return name;
+    }
 
     private JsonRpcClient Added(string method, JsonRpcDispatcher dispatcher)
     {
@@ -227,6 +240,12 @@ public sealed partial class JsonRpcClient
     /// <summary>A request or notification from the peer: an event to queue, or a call of a served method to run.</summary>
     private void OnIncomingCall(ClientConnection connection, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
     {
+        if (JsonRpcProtocolMethods.IsCancelRequest(message, in info))
+        {
+            OnCancelRequest(connection, message, in info);
+            return;
+        }
+
         if (info.Kind == JsonRpcMessageKind.Notification && TryFindSubscription(message, info, out var subscription))
         {
             subscription.Enqueue(info.HasParams ? message[info.Params] : default);
@@ -254,7 +273,28 @@ public sealed partial class JsonRpcClient
             return;
         }
 
-        ThreadPool.UnsafeQueueUserWorkItem(new IncomingCall(dispatcher, connection, _logger, message, info), preferLocal: false);
+        // Tracked here on the read loop, before the handler is queued, so that a $/cancelRequest read next finds it.
+        var id = info.Kind == JsonRpcMessageKind.Request ? info.GetId(message) : RequestId.None;
+        var token = connection.Cancellation.Begin(id);
+        ThreadPool.UnsafeQueueUserWorkItem(new IncomingCall(dispatcher, connection, _logger, message, info, id, token), preferLocal: false);
+    }
+
+    /// <summary>
+    /// The peer's <c>$/cancelRequest</c>: as a notification it cancels the token of the peer's own call of that id (a
+    /// call unknown or finished, or params without a usable id, change nothing); as a request it is answered -32600.
+    /// </summary>
+    private void OnCancelRequest(ClientConnection connection, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
+    {
+        if (info.Kind == JsonRpcMessageKind.Request)
+        {
+            SendError(connection, message[info.IdToken], JsonRpcErrorCodes.InvalidRequest, "Invalid Request: $/cancelRequest is a notification");
+            return;
+        }
+
+        if (!connection.Cancellation.Cancel(info.HasParams ? message[info.Params] : default))
+        {
+            Log.CancelIgnored(_logger, connection.EndPoint);
+        }
     }
 
     /// <summary>Runs a router built-in method that takes one named string, e.g. <c>subscribe {"event": …}</c>.</summary>

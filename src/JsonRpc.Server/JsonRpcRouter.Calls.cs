@@ -1,3 +1,4 @@
+using JsonRpc.Protocol;
 using JsonRpc.Server.Diagnostics;
 using JsonRpc.Server.RouterProtocol;
 using JsonRpc.Server.Routing;
@@ -59,6 +60,37 @@ public sealed partial class JsonRpcRouter
         _callPool.Return(call);
     }
 
+    /// <summary>
+    /// Sends <c>$/cancelRequest</c> to every provider holding a call of <paramref name="caller"/> with id
+    /// <paramref name="callerId"/> (every call of <paramref name="caller"/> when None), under the id that provider saw;
+    /// returns how many were told. Walks the providers' tables: a cost paid only when something is cancelled.
+    /// </summary>
+    internal int CancelRoutedCalls(RouterConnection caller, RequestId callerId)
+    {
+        var count = 0;
+        List<long>? routerIds = null;
+        foreach (var provider in _connections.Keys)
+        {
+            if (provider.OutstandingAsProvider == 0)
+            {
+                continue;
+            }
+
+            routerIds ??= [];
+            provider.FindCallsOf(caller, callerId, routerIds);
+            foreach (var routerId in routerIds)
+            {
+                provider.SendCancel(routerId);
+            }
+
+            count += routerIds.Count;
+            routerIds.Clear();
+        }
+
+        Interlocked.Add(ref Counters.CancelsForwarded, count);
+        return count;
+    }
+
     /// <summary>Fails every routed call whose provider has not answered by its deadline. Runs on the timer only.</summary>
     private void SweepTimeouts(long now)
     {
@@ -74,8 +106,13 @@ public sealed partial class JsonRpcRouter
             {
                 Interlocked.Increment(ref Counters.Timeouts);
                 RouterLog.CallTimedOut(Logger, call.RouterId, provider.Name);
+                var routerId = call.RouterId;
                 FailCall(call, RouterErrorCodes.CallTimeout, "Call timed out",
                     $"'{provider.Name}' did not answer within {_callTimeoutMs} ms.");
+
+                // The provider may still be working on it: tell it to stop (a late answer is dropped either way).
+                provider.SendCancel(routerId);
+                Interlocked.Increment(ref Counters.CancelsForwarded);
             }
 
             _expired.Clear();

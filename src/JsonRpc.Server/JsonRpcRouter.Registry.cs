@@ -27,7 +27,8 @@ public sealed partial class JsonRpcRouter
 
     /// <summary>Whether clients may not use <paramref name="nameUtf8"/>: the router's own and the host's methods.</summary>
     internal bool IsReserved(ReadOnlySpan<byte> nameUtf8)
-        => BuiltInMethods.Match(nameUtf8) != BuiltInMethod.None || IsServerMethod(nameUtf8);
+        => BuiltInMethods.Match(nameUtf8) != BuiltInMethod.None || JsonRpc.Protocol.JsonRpcProtocolMethods.IsReserved(nameUtf8)
+            || IsServerMethod(nameUtf8);
 
     /// <summary>Adds the connection as a provider of the method; false when it may hold no more routes.</summary>
     internal bool TryAddProvider(RouterConnection connection, byte[] nameUtf8)
@@ -248,6 +249,7 @@ public sealed partial class JsonRpcRouter
         writer.WriteNumber("errors"u8, s.Errors);
         writer.WriteNumber("timeouts"u8, s.Timeouts);
         writer.WriteNumber("answers_dropped"u8, s.AnswersDropped);
+        writer.WriteNumber("cancels_forwarded"u8, s.CancelsForwarded);
         writer.WriteNumber("uptime_ms"u8, (long)s.Uptime.TotalMilliseconds);
         writer.WriteEndObject();
     }

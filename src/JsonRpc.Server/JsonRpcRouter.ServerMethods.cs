@@ -57,6 +57,11 @@ public sealed partial class JsonRpcRouter
     private static void CheckHostMethodName(string method)
     {
         ArgumentException.ThrowIfNullOrEmpty(method);
+        if (JsonRpc.Protocol.JsonRpcProtocolMethods.IsReserved(method))
+        {
+            throw new ArgumentException($"'{method}': names starting with '$/' are reserved for protocol extensions.", nameof(method));
+        }
+
         if (RouterMethods.IsBuiltIn(method))
         {
             throw new ArgumentException($"'{method}' is one of the router's own methods.", nameof(method));

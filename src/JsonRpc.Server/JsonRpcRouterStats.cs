@@ -66,6 +66,12 @@ public sealed record JsonRpcRouterStats
     /// <summary>Answers dropped: late (after a timeout) or for a call that was not sent to the one answering.</summary>
     public long AnswersDropped { get; init; }
 
+    /// <summary>
+    /// <c>$/cancelRequest</c> notifications the router sent to providers: forwarded from the caller, or its own when a
+    /// call timed out or its caller disconnected.
+    /// </summary>
+    public long CancelsForwarded { get; init; }
+
     /// <summary>How long the router has run.</summary>
     public TimeSpan Uptime { get; init; }
 }

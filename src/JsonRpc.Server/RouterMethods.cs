@@ -30,8 +30,19 @@ public static class RouterMethods
     /// <summary><c>get_server_stats</c>: the router's counters (the same as its metrics).</summary>
     public const string GetServerStats = "get_server_stats";
 
-    /// <summary>True when <paramref name="name"/> is one of the router's own methods.</summary>
+    /// <summary>
+    /// <c>$/cancelRequest {"id": …}</c>, a notification: cancels the sender's own pending call of that id (as the sender
+    /// wrote it). The router tells the provider holding it, under the id that provider saw, or cancels the host method's
+    /// token. Sent as a request (with an id) it is answered Invalid Request (-32600). See the README.
+    /// </summary>
+    public const string CancelRequest = JsonRpc.Protocol.JsonRpcProtocolMethods.CancelRequest;
+
+    /// <summary>
+    /// True when <paramref name="name"/> is one of the router's own methods, or any name starting with <c>$/</c>
+    /// (reserved for protocol extensions such as <see cref="CancelRequest"/>).
+    /// </summary>
     public static bool IsBuiltIn(string name)
         => name is RegisterClient or RegisterMethod or UnregisterMethod or ListMethods
-            or Subscribe or Unsubscribe or KeepAlive or GetServerStats;
+            or Subscribe or Unsubscribe or KeepAlive or GetServerStats
+            || JsonRpc.Protocol.JsonRpcProtocolMethods.IsReserved(name);
 }

@@ -4,6 +4,7 @@ using System.IO.Pipelines;
 using System.Net.Security;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
+using JsonRpc.Dispatch;
 using JsonRpc.Framing;
 
 namespace JsonRpc.Client.Internal;
@@ -54,6 +55,7 @@ internal sealed class ClientConnection : IAsyncDisposable
         _reader = framer();
         _writer = framer();
         EndPoint = endPoint;
+        Cancellation = new JsonRpcCancellationScope(_closing.Token);
         _input = PipeReader.Create(stream, new StreamPipeReaderOptions(bufferSize: 16 * 1024, minimumReadSize: 4 * 1024));
     }
 
@@ -83,8 +85,14 @@ internal sealed class ClientConnection : IAsyncDisposable
     /// <summary>Why the connection closed, once it has.</summary>
     public Exception? CloseReason { get; private set; }
 
-    /// <summary>Canceled when the connection closes: the token handlers of incoming calls get.</summary>
+    /// <summary>Canceled when the connection closes.</summary>
     public CancellationToken Closing => _closing.Token;
+
+    /// <summary>
+    /// The peer's calls running here, by id: their handlers' tokens fire on the peer's <c>$/cancelRequest</c>, and all of
+    /// them when the connection closes.
+    /// </summary>
+    public JsonRpcCancellationScope Cancellation { get; }
 
     /// <summary>Environment.TickCount64 of the last message written.</summary>
     public long LastWriteTicks => Volatile.Read(ref _lastWriteTicks);
@@ -202,6 +210,7 @@ internal sealed class ClientConnection : IAsyncDisposable
         }
 
         await DisposeAsync(_stream, _socket).ConfigureAwait(false);
+        Cancellation.Dispose();
         _closing.Dispose();
     }
 

@@ -1,5 +1,6 @@
 using System.Buffers;
 using JsonRpc.Dispatch;
+using JsonRpc.Protocol;
 using JsonRpc.Serialization;
 using Microsoft.Extensions.Logging;
 
@@ -17,10 +18,19 @@ internal sealed class IncomingCall : IThreadPoolWorkItem
     private readonly byte[] _message;
     private readonly int _length;
     private readonly JsonRpcMessageInfo _info;
+    private readonly RequestId _id;
+    private readonly CancellationToken _token;
 
-    /// <remarks>The caller has counted the call with <see cref="ClientConnection.TryBeginIncomingCall"/>; it ends here.</remarks>
-    public IncomingCall(JsonRpcDispatcher dispatcher, ClientConnection connection, ILogger logger, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
+    /// <remarks>
+    /// The caller has counted the call with <see cref="ClientConnection.TryBeginIncomingCall"/> and tracked it with
+    /// <see cref="ClientConnection.Cancellation"/> (which gave <paramref name="token"/>); both end here.
+    /// </remarks>
+    public IncomingCall(
+        JsonRpcDispatcher dispatcher, ClientConnection connection, ILogger logger, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info,
+        RequestId id, CancellationToken token)
     {
+        _id = id;
+        _token = token;
         _dispatcher = dispatcher;
         _connection = connection;
         _logger = logger;
@@ -37,7 +47,7 @@ internal sealed class IncomingCall : IThreadPoolWorkItem
         var output = MessageBuffer.Rent();
         try
         {
-            var answered = await _dispatcher.DispatchAsync(_message.AsMemory(0, _length), _info, output, _connection.Closing).ConfigureAwait(false);
+            var answered = await _dispatcher.DispatchAsync(_message.AsMemory(0, _length), _info, output, _token).ConfigureAwait(false);
             if (answered && !_connection.IsClosed)
             {
                 await _connection.WriteAsync(output.WrittenMemory, CancellationToken.None).ConfigureAwait(false);
@@ -55,6 +65,7 @@ internal sealed class IncomingCall : IThreadPoolWorkItem
         {
             MessageBuffer.Return(output);
             ArrayPool<byte>.Shared.Return(_message);
+            _connection.Cancellation.End(_id, _token);
             _connection.EndIncomingCall();
         }
     }

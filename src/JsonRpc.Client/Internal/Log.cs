@@ -55,4 +55,10 @@ internal static partial class Log
 
     [LoggerMessage(17, LogLevel.Warning, "{EndPoint} is not reading what it is sent; an error reply ({Code}) was dropped.")]
     public static partial void ErrorReplyDropped(ILogger logger, string endPoint, int code);
+
+    [LoggerMessage(18, LogLevel.Debug, "{EndPoint} sent a $/cancelRequest for no call of its own that runs here (unknown, finished, or no usable id); ignored.")]
+    public static partial void CancelIgnored(ILogger logger, string endPoint);
+
+    [LoggerMessage(19, LogLevel.Debug, "Could not tell {EndPoint} that call {Id} was cancelled: the connection is going.")]
+    public static partial void CancelNotSent(ILogger logger, string endPoint, long id, Exception exception);
 }

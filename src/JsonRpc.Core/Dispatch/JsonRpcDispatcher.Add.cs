@@ -169,6 +169,12 @@ public sealed partial class JsonRpcDispatcher
     private static string Name(string method)
     {
         ArgumentNullException.ThrowIfNull(method);
+        if (method == JsonRpcProtocolMethods.CancelRequest)
+        {
+            throw new ArgumentException(
+                $"'{method}' is the protocol's cancellation notification; a JsonRpcCancellationScope handles it.", nameof(method));
+        }
+
         return method;
     }
 }

@@ -20,9 +20,10 @@ public sealed partial class JsonRpcDispatcher
 {
     /// <summary>The code answered when a handler ends in <see cref="OperationCanceledException"/> (-32800, as LSP uses).</summary>
     /// <remarks>Outside the spec's reserved range on purpose: it is an application outcome, not a protocol fault.</remarks>
-    public const int RequestCancelled = -32800;
+    public const int RequestCancelled = JsonRpcErrorCodes.RequestCancelled;
 
     private const int MaxStackName = 256;
+    private const string CancelRequestIsNotification = "$/cancelRequest is a notification: send it without an id.";
 
     private readonly Lock _gate = new();
     private volatile MethodTable _methods = MethodTable.Empty;
@@ -72,23 +73,36 @@ public sealed partial class JsonRpcDispatcher
     public ValueTask<bool> DispatchAsync(ReadOnlyMemory<byte> message, IBufferWriter<byte> output, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(output);
-
-        // A batch's elements are read as messages in the same pass that checks the whole batch.
-        var elements = JsonRpcMessageReader.BatchElements.Collecting();
-        if (!JsonRpcMessageReader.TryRead(message.Span, Options.MaxDepth, out var info, out var error, ref elements))
+        if (!TryReadWhole(message, output, out var info, out var elements))
         {
-            elements.Dispose();
-            DispatchWriter.WriteError(output, info.GetId(message.Span), error);
             return new ValueTask<bool>(true);
         }
 
-        if (info.Kind == JsonRpcMessageKind.Batch)
+        return info.Kind == JsonRpcMessageKind.Batch
+            ? DispatchBatchAsync(message, elements, output, cancellationToken)
+            : DispatchAsync(message, info, output, cancellationToken);
+    }
+
+    /// <summary>
+    /// Reads a whole message, a batch's elements in the same pass that checks the batch (kept in
+    /// <paramref name="elements"/> for a batch only). False when it was invalid and answered with the spec's error.
+    /// </summary>
+    private bool TryReadWhole(ReadOnlyMemory<byte> message, IBufferWriter<byte> output, out JsonRpcMessageInfo info, out JsonRpcMessageReader.BatchElements elements)
+    {
+        elements = JsonRpcMessageReader.BatchElements.Collecting();
+        if (!JsonRpcMessageReader.TryRead(message.Span, Options.MaxDepth, out info, out var error, ref elements))
         {
-            return DispatchBatchAsync(message, elements, output, cancellationToken);
+            elements.Dispose();
+            DispatchWriter.WriteError(output, info.GetId(message.Span), error);
+            return false;
         }
 
-        elements.Dispose();
-        return DispatchAsync(message, info, output, cancellationToken);
+        if (info.Kind != JsonRpcMessageKind.Batch)
+        {
+            elements.Dispose();
+        }
+
+        return true;
     }
 
     /// <summary>
@@ -109,6 +123,11 @@ public sealed partial class JsonRpcDispatcher
         var id = isRequest ? info.GetId(span) : default;
         if (method is null)
         {
+            if (isRequest && JsonRpcProtocolMethods.IsCancelRequest(span, in info))
+            {
+                return new ValueTask<bool>(HandleCancelRequest(span, in info, output, scope: null));
+            }
+
             if (isRequest)
             {
                 DispatchWriter.WriteError(output, id, JsonRpcErrorCodes.MethodNotFound, "Method not found", default);
@@ -134,16 +153,104 @@ public sealed partial class JsonRpcDispatcher
     }
 
     /// <summary>
+    /// Answers one message or batch as <see cref="DispatchAsync(ReadOnlyMemory{byte}, IBufferWriter{byte}, CancellationToken)"/>
+    /// does, for a peer whose running calls <paramref name="scope"/> tracks: each handler gets a token that the peer's
+    /// <c>$/cancelRequest</c> for its id cancels (a handler that then ends in <see cref="OperationCanceledException"/>
+    /// answers <see cref="JsonRpcErrorCodes.RequestCancelled"/>), and a <c>$/cancelRequest</c> notification is handled
+    /// here. <c>$/cancelRequest</c> sent as a request (with an id) is answered Invalid Request (-32600).
+    /// </summary>
+    /// <remarks>
+    /// Dispatch the peer's messages concurrently (one task per message) for its cancellations to reach calls that run:
+    /// the returned task completes only when the handlers involved have.
+    /// </remarks>
+    public ValueTask<bool> DispatchAsync(ReadOnlyMemory<byte> message, IBufferWriter<byte> output, JsonRpcCancellationScope scope)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentNullException.ThrowIfNull(scope);
+        if (!TryReadWhole(message, output, out var info, out var elements))
+        {
+            return new ValueTask<bool>(true);
+        }
+
+        if (info.Kind == JsonRpcMessageKind.Batch)
+        {
+            return DispatchBatchAsync(message, elements, output, default, scope);
+        }
+
+        if (JsonRpcProtocolMethods.IsCancelRequest(message.Span, in info))
+        {
+            return new ValueTask<bool>(HandleCancelRequest(message.Span, in info, output, scope));
+        }
+
+        if (info.Kind != JsonRpcMessageKind.Request)
+        {
+            return DispatchAsync(message, info, output, scope.Begin(RequestId.None));
+        }
+
+        var id = info.GetId(message.Span);
+        var token = scope.Begin(id);
+        var pending = DispatchAsync(message, info, output, token);
+        if (pending.IsCompletedSuccessfully)
+        {
+            scope.End(id, token);
+            return pending;
+        }
+
+        return EndWhenDoneAsync(pending, scope, id, token);
+
+        static async ValueTask<bool> EndWhenDoneAsync(ValueTask<bool> pending, JsonRpcCancellationScope scope, RequestId id, CancellationToken token)
+        {
+            try
+            {
+                return await pending.ConfigureAwait(false);
+            }
+            finally
+            {
+                scope.End(id, token);
+            }
+        }
+    }
+
+    /// <summary>A notification cancels the sender's call of that id; a request is answered -32600. Returns whether it answered.</summary>
+    private static bool HandleCancelRequest(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, IBufferWriter<byte> output, JsonRpcCancellationScope? scope)
+    {
+        if (info.Kind == JsonRpcMessageKind.Request)
+        {
+            DispatchWriter.WriteError(output, info.GetId(message), JsonRpcErrorCodes.InvalidRequest, "Invalid Request",
+                DispatchWriter.Detail(CancelRequestIsNotification));
+            return true;
+        }
+
+        scope?.Cancel(info.HasParams ? message[info.Params] : default);
+        return false;
+    }
+
+    /// <summary>
     /// Answers each element of a batch in order, into one pooled buffer that reaches <paramref name="output"/> only once
     /// every element has been answered. An element is answered when it is invalid or a request, which is known from
-    /// reading it, so each answer is written in place after its separator.
+    /// reading it, so each answer is written in place after its separator. With a <paramref name="scope"/>, every call
+    /// in the batch is tracked from the start, so that a cancellation reaches a call still waiting for its turn (it then
+    /// starts with its token cancelled); without one, every handler gets <paramref name="cancellationToken"/>.
     /// </summary>
     private async ValueTask<bool> DispatchBatchAsync(
-        ReadOnlyMemory<byte> batch, JsonRpcMessageReader.BatchElements elements, IBufferWriter<byte> output, CancellationToken cancellationToken)
+        ReadOnlyMemory<byte> batch, JsonRpcMessageReader.BatchElements elements, IBufferWriter<byte> output,
+        CancellationToken cancellationToken, JsonRpcCancellationScope? scope = null)
     {
         using var answers = new PooledBufferWriter();
+        var ids = scope is null ? null : new RequestId[elements.Count];
+        var tokens = scope is null ? null : new CancellationToken[elements.Count];
         try
         {
+            for (var i = 0; scope is not null && i < elements.Count; i++)
+            {
+                var element = elements[i];
+                if (element.Invalid is null && element.Info.Kind == JsonRpcMessageKind.Request && !JsonRpcProtocolMethods.IsCancelRequest(batch.Span, element.Info))
+                {
+                    ids![i] = element.Info.GetId(batch.Span);
+                    tokens![i] = scope.Begin(ids[i]);
+                }
+            }
+
             for (var i = 0; i < elements.Count; i++)
             {
                 var element = elements[i];
@@ -156,15 +263,30 @@ public sealed partial class JsonRpcDispatcher
                 {
                     DispatchWriter.WriteError(answers, element.Info.GetId(batch.Span), new JsonRpcReadError(JsonRpcErrorCodes.InvalidRequest, element.Invalid));
                 }
+                else if (scope is not null && JsonRpcProtocolMethods.IsCancelRequest(batch.Span, element.Info))
+                {
+                    HandleCancelRequest(batch.Span, element.Info, answers, scope);
+                }
                 else
                 {
                     // Notifications write no answer; responses are not the dispatcher's to handle.
-                    await DispatchAsync(batch, element.Info, answers, cancellationToken).ConfigureAwait(false);
+                    var token = tokens is null ? cancellationToken : element.Info.Kind == JsonRpcMessageKind.Request ? tokens[i] : scope!.Begin(RequestId.None);
+                    await DispatchAsync(batch, element.Info, answers, token).ConfigureAwait(false);
+                    if (ids is not null)
+                    {
+                        scope!.End(ids[i], token);
+                        ids[i] = RequestId.None;
+                    }
                 }
             }
         }
         finally
         {
+            for (var i = 0; ids is not null && i < ids.Length; i++)
+            {
+                scope!.End(ids[i], tokens![i]);
+            }
+
             elements.Dispose();
         }
 

@@ -18,6 +18,12 @@ public static class JsonRpcErrorCodes
     /// <summary>Internal JSON-RPC error.</summary>
     public const int InternalError = -32603;
 
+    /// <summary>
+    /// The request was cancelled (<c>$/cancelRequest</c>, see <see cref="JsonRpcProtocolMethods.CancelRequest"/>): the code
+    /// LSP and StreamJsonRpc use. Outside the spec's pre-defined range, as it is an application outcome, not a protocol fault.
+    /// </summary>
+    public const int RequestCancelled = -32800;
+
     /// <summary>The lowest code of the range reserved for implementation-defined server errors.</summary>
     public const int ServerErrorRangeStart = -32099;
 

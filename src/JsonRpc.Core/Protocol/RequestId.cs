@@ -159,6 +159,53 @@ public readonly struct RequestId : IEquatable<RequestId>
         }
     }
 
+    /// <summary>
+    /// Reads an id from its JSON text: a number (<c>42</c>), a string (<c>"abc"</c>, escapes allowed) or <c>null</c>,
+    /// exactly one token without surrounding whitespace. False for anything else. Never throws.
+    /// </summary>
+    public static bool TryParse(ReadOnlySpan<byte> utf8Json, out RequestId id)
+    {
+        id = None;
+        if (utf8Json.IsEmpty)
+        {
+            return false;
+        }
+
+        try
+        {
+            var reader = new Utf8JsonReader(utf8Json);
+            if (!reader.Read() || reader.TokenStartIndex != 0 || reader.BytesConsumed != utf8Json.Length)
+            {
+                return false;
+            }
+
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.Number:
+                    id = FromValidatedNumber(utf8Json);
+                    return true;
+                case JsonTokenType.String:
+                    var value = reader.GetString()!;
+                    if (value.AsSpan().IndexOfAnyInRange('\uD800', '\uDFFF') >= 0 && HasLoneSurrogate(value))
+                    {
+                        return false;
+                    }
+
+                    id = new RequestId(value);
+                    return true;
+                case JsonTokenType.Null:
+                    id = Null;
+                    return true;
+                default:
+                    return false;
+            }
+        }
+        catch (Exception ex) when (ex is JsonException or InvalidOperationException)
+        {
+            return false;
+        }
+    }
+
     /// <summary>Gets the value of a numeric id that is a plain 64-bit integer.</summary>
     public bool TryGetInt64(out long value)
     {

@@ -26,6 +26,7 @@ internal sealed class RouterCounters
     public long Errors;
     public long Timeouts;
     public long AnswersDropped;
+    public long CancelsForwarded;
 
     public long StartedAt = Environment.TickCount64;
 
@@ -51,6 +52,7 @@ internal sealed class RouterCounters
         Errors = Volatile.Read(ref Errors),
         Timeouts = Volatile.Read(ref Timeouts),
         AnswersDropped = Volatile.Read(ref AnswersDropped),
+        CancelsForwarded = Volatile.Read(ref CancelsForwarded),
         Uptime = TimeSpan.FromMilliseconds(Environment.TickCount64 - StartedAt),
     };
 }

@@ -55,4 +55,10 @@ internal static partial class RouterLog
 
     [LoggerMessage(17, LogLevel.Information, "JSON-RPC router listening on {Endpoint}{Tls}.")]
     public static partial void Listening(ILogger logger, string endpoint, string tls);
+
+    [LoggerMessage(18, LogLevel.Debug, "Connection {ConnectionId} ({ClientName}) cancelled call {Id}: {Forwarded} provider call(s) told, host call cancelled: {HostCall}.")]
+    public static partial void CancelRequested(ILogger logger, string connectionId, string? clientName, string id, int forwarded, bool hostCall);
+
+    [LoggerMessage(19, LogLevel.Debug, "Connection {ConnectionId} ({ClientName}) sent a $/cancelRequest without a usable id; ignored.")]
+    public static partial void CancelIgnored(ILogger logger, string connectionId, string? clientName);
 }

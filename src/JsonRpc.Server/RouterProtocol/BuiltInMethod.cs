@@ -12,6 +12,7 @@ internal enum BuiltInMethod
     Unsubscribe,
     KeepAlive,
     GetServerStats,
+    CancelRequest,
 }
 
 /// <summary>Matches method names against <see cref="RouterMethods"/>.</summary>
@@ -25,6 +26,7 @@ internal static class BuiltInMethods
         12 when name.SequenceEqual("list_methods"u8) => BuiltInMethod.ListMethods,
         15 when name.SequenceEqual("register_client"u8) => BuiltInMethod.RegisterClient,
         15 when name.SequenceEqual("register_method"u8) => BuiltInMethod.RegisterMethod,
+        15 when name.SequenceEqual("$/cancelRequest"u8) => BuiltInMethod.CancelRequest,
         16 when name.SequenceEqual("get_server_stats"u8) => BuiltInMethod.GetServerStats,
         17 when name.SequenceEqual("unregister_method"u8) => BuiltInMethod.UnregisterMethod,
         _ => BuiltInMethod.None,

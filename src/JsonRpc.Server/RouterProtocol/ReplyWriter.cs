@@ -128,4 +128,17 @@ internal static class ReplyWriter
         message.CopyTo(buffer);
         return new OutboundMessage(buffer, message.Length);
     }
+
+    /// <summary><c>{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":routerId}}</c> in a rented buffer.</summary>
+    public static OutboundMessage CancelRequest(long routerId)
+    {
+        ReadOnlySpan<byte> head = "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":"u8;
+        var buffer = ArrayPool<byte>.Shared.Rent(head.Length + 22);
+        head.CopyTo(buffer);
+        System.Buffers.Text.Utf8Formatter.TryFormat(routerId, buffer.AsSpan(head.Length), out var written);
+        var length = head.Length + written;
+        buffer[length++] = (byte)'}';
+        buffer[length++] = (byte)'}';
+        return new OutboundMessage(buffer, length);
+    }
 }

@@ -16,6 +16,20 @@ internal sealed partial class RouterConnection
     private void HandleBuiltIn(BuiltInMethod method, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> idToken, BatchReply? batch, bool reply)
     {
         var call = new BuiltInCall(this, idToken, batch, reply);
+        if (method == BuiltInMethod.CancelRequest)
+        {
+            if (reply)
+            {
+                call.Fail(JsonRpcErrorCodes.InvalidRequest, "Invalid Request", "$/cancelRequest is a notification: send it without an id.");
+            }
+            else
+            {
+                CancelRequest(info.HasParams ? message[info.Params] : default);
+            }
+
+            return;
+        }
+
         if (_router.Options.RequireRegistration && Name is null && !BuiltInMethods.AllowedBeforeRegistration(method))
         {
             call.Fail(RouterErrorCodes.NotRegistered, "Not registered", "Call register_client first.");
@@ -132,7 +146,9 @@ internal sealed partial class RouterConnection
         switch (method)
         {
             case BuiltInMethod.RegisterMethod or BuiltInMethod.Subscribe when _router.IsReserved(utf8):
-                call.Fail(RouterErrorCodes.MethodReserved, "Name reserved", $"'{name}' is one of the router's own methods.");
+                call.Fail(RouterErrorCodes.MethodReserved, "Name reserved", JsonRpcProtocolMethods.IsReserved(name!)
+                    ? $"Names starting with '{JsonRpcProtocolMethods.ReservedPrefix}' are reserved for protocol extensions."
+                    : $"'{name}' is one of the router's own methods.");
                 return;
             case BuiltInMethod.RegisterMethod or BuiltInMethod.Subscribe when _router.IsShuttingDown:
                 call.Fail(RouterErrorCodes.ShuttingDown, "Server shutting down", null);

@@ -1,5 +1,7 @@
 using System.Buffers;
 using JsonRpc.Buffers;
+using JsonRpc.Dispatch;
+using JsonRpc.Protocol;
 using JsonRpc.Serialization;
 using JsonRpc.Server.Diagnostics;
 using JsonRpc.Server.RouterProtocol;
@@ -32,11 +34,21 @@ internal sealed partial class RouterConnection
         var copy = ArrayPool<byte>.Shared.Rent(message.Length);
         message.CopyTo(copy);
         var output = new PooledBufferWriter();
-        var state = new ServerCall(this, copy, output, batch, isCall);
+        _serverCalls ??= CancellationTokenSource.CreateLinkedTokenSource(_router.StoppingToken);
+        var token = _serverCalls.Token;
+        var id = RequestId.None;
+        if (isCall)
+        {
+            // Tracked by the caller's id, so that its $/cancelRequest fires the handler's token.
+            _serverScope ??= new JsonRpcCancellationScope(token);
+            id = info.GetId(message);
+            token = _serverScope.Begin(id);
+        }
+
+        var state = new ServerCall(this, copy, output, batch, isCall, id, token);
         try
         {
-            _serverCalls ??= CancellationTokenSource.CreateLinkedTokenSource(_router.StoppingToken);
-            var pending = _router.Methods.DispatchAsync(copy.AsMemory(0, message.Length), in info, output, _serverCalls.Token);
+            var pending = _router.Methods.DispatchAsync(copy.AsMemory(0, message.Length), in info, output, token);
             if (pending.IsCompletedSuccessfully)
             {
                 state.Finish(pending.Result);
@@ -71,6 +83,7 @@ internal sealed partial class RouterConnection
 
     private void CancelServerCalls()
     {
+        _serverScope?.CancelAll();
         if (_serverCalls is { } calls)
         {
             calls.Cancel();
@@ -79,7 +92,8 @@ internal sealed partial class RouterConnection
     }
 
     /// <summary>One host-method call in progress: its copy of the message, its output, where the answer goes.</summary>
-    private sealed class ServerCall(RouterConnection caller, byte[] message, PooledBufferWriter output, BatchReply? batch, bool isCall)
+    private sealed class ServerCall(
+        RouterConnection caller, byte[] message, PooledBufferWriter output, BatchReply? batch, bool isCall, RequestId id, CancellationToken token)
     {
         public async Task AwaitAsync(ValueTask<bool> pending)
         {
@@ -143,6 +157,7 @@ internal sealed partial class RouterConnection
         {
             if (isCall)
             {
+                caller._serverScope!.End(id, token);
                 caller.CallFinished();
             }
 

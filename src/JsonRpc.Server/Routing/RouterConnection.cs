@@ -1,6 +1,7 @@
 using System.IO.Pipelines;
 using JsonRpc.Server.Diagnostics;
 using JsonRpc.Framing;
+using JsonRpc.Protocol;
 using Microsoft.Extensions.Logging;
 
 namespace JsonRpc.Server.Routing;
@@ -89,6 +90,12 @@ internal sealed partial class RouterConnection
             var reason = Reason;
             _router.Unregister(this);
             CancelServerCalls();
+            if (PendingAsCaller > 0)
+            {
+                // Nobody waits for these answers any more: providers still working on them are told to stop.
+                _router.CancelRoutedCalls(this, RequestId.None);
+            }
+
             FailInFlight(close: true, shuttingDown: reason == CloseReason.ShuttingDown);
             _outbound.Complete(discard: reason == CloseReason.OutboundLimitExceeded);
             await DrainAsync(writing).ConfigureAwait(false);
