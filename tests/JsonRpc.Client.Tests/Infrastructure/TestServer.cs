@@ -48,7 +48,7 @@ public sealed class TestServer : IAsyncDisposable
     /// <summary>Every message received, as text, in order.</summary>
     public ConcurrentQueue<string> Received { get; } = new();
 
-    /// <summary>Methods whose requests get no answer at all (to test timeouts and keep-alive failure).</summary>
+    /// <summary>Methods whose requests (and batches with such a call) get no answer at all (to test timeouts and keep-alive failure).</summary>
     public ConcurrentDictionary<string, bool> Unanswered { get; } = new();
 
     public int ConnectionCount => _connections.Count;
@@ -222,6 +222,11 @@ public sealed class TestServer : IAsyncDisposable
             {
                 return;
             }
+
+            if (info.Kind == JsonRpcMessageKind.Batch && IsUnansweredBatch(message))
+            {
+                return;
+            }
         }
 
         var output = new ArrayBufferWriter<byte>();
@@ -229,6 +234,22 @@ public sealed class TestServer : IAsyncDisposable
         {
             await connection.WriteAsync(output.WrittenMemory);
         }
+    }
+
+    /// <summary>A batch with a call of an unanswered method gets no answer at all.</summary>
+    private bool IsUnansweredBatch(byte[] message)
+    {
+        foreach (var range in JsonRpcMessageReader.EnumerateBatch(message))
+        {
+            var element = message.AsSpan()[range];
+            if (JsonRpcMessageReader.TryRead(element, out var info, out _) && info.Kind == JsonRpcMessageKind.Request
+                && Unanswered.ContainsKey(Encoding.UTF8.GetString(element[info.Method])))
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     private sealed class Connection(Socket socket, Stream stream, IJsonRpcFramer framer)
