@@ -16,7 +16,7 @@ public sealed partial class JsonRpcClient
     /// <summary>Calls <paramref name="method"/> with params that are already JSON and returns the result as JSON.</summary>
     /// <param name="method">The method name.</param>
     /// <param name="params">A JSON object (named) or array (positional), or absent; any other value is sent as <c>[value]</c>.</param>
-    /// <param name="cancellationToken">Abandons the call: it throws <see cref="OperationCanceledException"/> and its late answer is dropped.</param>
+    /// <param name="cancellationToken">Abandons the call: it throws <see cref="OperationCanceledException"/> at once, the peer is sent <c>$/cancelRequest</c> for it, and its late answer is dropped.</param>
     /// <returns>The result, exactly as received, in a copy of its own.</returns>
     /// <exception cref="JsonRpcRemoteException">The peer answered with an error.</exception>
     /// <exception cref="TimeoutException">No answer within <see cref="JsonRpcClientOptions.CallTimeout"/>.</exception>

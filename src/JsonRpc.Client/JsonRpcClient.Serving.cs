@@ -106,7 +106,7 @@ public sealed partial class JsonRpcClient
 
     /// <summary>Serves an async method that takes no params.</summary>
     /// <param name="method">The method name.</param>
-    /// <param name="handler">Runs on the thread pool; its token is canceled when the connection closes.</param>
+    /// <param name="handler">Runs on the thread pool; its token is canceled when the peer sends <c>$/cancelRequest</c> for the call, or when the connection closes.</param>
     /// <param name="result">Metadata of the result type.</param>
     /// <returns>This client, for chaining.</returns>
     /// <exception cref="ArgumentException">A method of that name is already served.</exception>
@@ -124,7 +124,7 @@ public sealed partial class JsonRpcClient
     /// </summary>
     /// <inheritdoc cref="AddMethod{TResult}(string, Func{CancellationToken, ValueTask{TResult}}, JsonTypeInfo{TResult})"/>
     /// <param name="method">The method name.</param>
-    /// <param name="handler">Runs on the thread pool; its token is canceled when the connection closes.</param>
+    /// <param name="handler">Runs on the thread pool; its token is canceled when the peer sends <c>$/cancelRequest</c> for the call, or when the connection closes.</param>
     /// <param name="parameters">Metadata of the params type.</param>
     /// <param name="result">Metadata of the result type.</param>
     public JsonRpcClient AddMethod<TParams, TResult>(
@@ -141,7 +141,7 @@ public sealed partial class JsonRpcClient
     /// <param name="method">The method name.</param>
     /// <param name="name1">The first parameter's name.</param>
     /// <param name="name2">The second parameter's name.</param>
-    /// <param name="handler">Runs on the thread pool; its token is canceled when the connection closes.</param>
+    /// <param name="handler">Runs on the thread pool; its token is canceled when the peer sends <c>$/cancelRequest</c> for the call, or when the connection closes.</param>
     /// <param name="type1">Metadata of the first parameter.</param>
     /// <param name="type2">Metadata of the second parameter.</param>
     /// <param name="result">Metadata of the result type.</param>
@@ -163,7 +163,7 @@ public sealed partial class JsonRpcClient
     /// <param name="name1">The first parameter's name.</param>
     /// <param name="name2">The second parameter's name.</param>
     /// <param name="name3">The third parameter's name.</param>
-    /// <param name="handler">Runs on the thread pool; its token is canceled when the connection closes.</param>
+    /// <param name="handler">Runs on the thread pool; its token is canceled when the peer sends <c>$/cancelRequest</c> for the call, or when the connection closes.</param>
     /// <param name="type1">Metadata of the first parameter.</param>
     /// <param name="type2">Metadata of the second parameter.</param>
     /// <param name="type3">Metadata of the third parameter.</param>

@@ -15,7 +15,7 @@ public sealed partial class JsonRpcRouter
     /// The host's own methods, served in-process to every client like any routed method (and listed by
     /// <c>list_methods</c> with <c>"server": true</c>). A host method shadows a client-provided method of the same
     /// name; names of the router's own methods (<see cref="RouterMethods"/>) are answered by the router first.
-    /// Handlers get a token that is cancelled when the caller disconnects or the router shuts down.
+    /// Handlers get a token that is cancelled when the caller sends <c>$/cancelRequest</c> for the call, when it disconnects, or when the router shuts down.
     /// </summary>
     public JsonRpcDispatcher Methods { get; }
 
