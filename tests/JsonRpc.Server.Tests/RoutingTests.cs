@@ -169,6 +169,11 @@ public sealed class RoutingTests(ITestOutputHelper output)
         Assert.Equal(5, answer.GetProperty("id").GetInt32());
         Assert.InRange(elapsed, TimeSpan.FromMilliseconds(250), TimeSpan.FromSeconds(2));
 
+        // The provider is told to stop working on it.
+        var cancel = await provider.ReadAsync();
+        Assert.Equal("$/cancelRequest", cancel.GetProperty("method").GetString());
+        Assert.Equal(request.GetProperty("id").GetInt64(), cancel.GetProperty("params").GetProperty("id").GetInt64());
+
         // The late answer is dropped and counted; the caller hears nothing more.
         await provider.SendAsync($$"""{"jsonrpc":"2.0","id":{{request.GetProperty("id").GetRawText()}},"result":1}""");
         await Eventually.TrueAsync(() => server.Router.GetStats().AnswersDropped == 1, "the late answer is counted");
