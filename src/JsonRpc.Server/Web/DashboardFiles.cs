@@ -15,7 +15,11 @@ internal static class DashboardFiles
 
     public static IEndpointConventionBuilder Map(IEndpointRouteBuilder endpoints, string pattern, string rpcPath)
     {
-        var page = Encoding.UTF8.GetBytes(ReadText("index.html").Replace("{{RPC_PATH}}", System.Net.WebUtility.HtmlEncode(rpcPath), StringComparison.Ordinal));
+        // Absolute paths, so that the page works at /dashboard as well as at /dashboard/.
+        var basePath = pattern.TrimEnd('/') + "/";
+        var page = Encoding.UTF8.GetBytes(ReadText("index.html")
+            .Replace("{{RPC_PATH}}", System.Net.WebUtility.HtmlEncode(rpcPath), StringComparison.Ordinal)
+            .Replace("{{BASE}}", System.Net.WebUtility.HtmlEncode(basePath), StringComparison.Ordinal));
         var script = Encoding.UTF8.GetBytes(ReadText("dashboard.js"));
         var style = Encoding.UTF8.GetBytes(ReadText("dashboard.css"));
 
