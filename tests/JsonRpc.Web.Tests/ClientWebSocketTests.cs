@@ -61,19 +61,17 @@ public sealed partial class ClientWebSocketTests(ITestOutputHelper output)
     [Fact]
     public async Task ConnectAsync_WsUri_ReconnectsAndRegistersAgainAfterTheRouterDropsIt()
     {
-        await using var router = await RouterHost.StartAsync(o => o.KeepAliveTimeout = TimeSpan.FromMilliseconds(400), http: true);
-        var options = new JsonRpcClientOptions
-        {
-            KeepAliveInterval = Timeout.InfiniteTimeSpan, // silent, so the router drops it for idleness
-            Reconnect = { InitialDelay = TimeSpan.FromMilliseconds(50), MaxDelay = TimeSpan.FromMilliseconds(200) },
-        };
+        await using var router = await RouterHost.StartAsync(o => o.MaxMessageSize = 1024, http: true);
+        var options = new JsonRpcClientOptions { Reconnect = { InitialDelay = TimeSpan.FromMilliseconds(50), MaxDelay = TimeSpan.FromMilliseconds(200) } };
         await using var ws = await JsonRpcClient.ConnectAsync(router.WebSocketUri, options).Within();
         ws.AddRawMethod("ws.sum", static (p, _) => ValueTask.FromResult(Sum(p)));
         await ws.RegisterAsync("comes-back").Within();
         var states = new System.Collections.Concurrent.ConcurrentQueue<JsonRpcClientState>();
         ws.StateChanged += (_, e) => states.Enqueue(e.NewState);
 
-        await Bounded.UntilAsync(() => states.Contains(JsonRpcClientState.Reconnecting), "the router drops the idle WebSocket");
+        // A message over the router's limit: the router answers -32006 and closes the WebSocket (1009).
+        await Assert.ThrowsAnyAsync<Exception>(() => ws.CallAsync("keepAlive", RawJson.Parse("[\"" + new string('x', 2048) + "\"]")).AsTask().Within());
+        await Bounded.UntilAsync(() => states.Contains(JsonRpcClientState.Reconnecting), "the router drops the WebSocket");
         await Bounded.UntilAsync(() => ws.State == JsonRpcClientState.Connected, "the client is back");
 
         await using var tcp = await JsonRpcClient.ConnectAsync("127.0.0.1", router.Port, new JsonRpcClientOptions { KeepAliveInterval = TimeSpan.FromMilliseconds(100) }).Within();

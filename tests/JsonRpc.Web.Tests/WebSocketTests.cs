@@ -201,4 +201,44 @@ public sealed class WebSocketTests
         await using var right = await WsClient.ConnectAsync(router.WebSocketUri);
         Json.IsResult(await right.CallAsync(1, "register_client", """{"name":"w","token":"s3cret"}"""), "true");
     }
+
+    [Fact]
+    public async Task WebSocket_UnregisteredClientThatStopsReading_DroppedAndLoggedAsUnregistered()
+    {
+        var logs = new CapturingLoggerProvider();
+        await using var router = await RouterHost.StartAsync(o => (o.MaxMessageSize, o.MaxOutboundBufferSize) = (64 * 1024, 64 * 1024), logger: logs, http: true);
+        await using var slow = await WsClient.ConnectAsync(router.WebSocketUri);
+        Json.IsResult(await slow.CallAsync(1, "keepAlive"), "true");
+
+        // Batches of calls whose answers it never reads; bounded at 4,000 batches (about 140 MB of answers).
+        var batch = "[" + string.Join(",", Enumerable.Range(0, 50).Select(i => WsClient.Request(i, "get_server_stats"))) + "]";
+        for (var i = 0; i < 4000 && router.Router.GetStats().Connections > 0; i++)
+        {
+            try
+            {
+                await slow.SendAsync(batch);
+            }
+            catch (WebSocketException)
+            {
+                break; // dropped
+            }
+        }
+
+        await Bounded.UntilAsync(() => router.Router.GetStats().Connections == 0, "the slow unregistered client is dropped");
+        Assert.Contains(logs.Messages, m => m.Contains("(unregistered) fell", StringComparison.Ordinal));
+        Assert.DoesNotContain(logs.Messages, m => m.Contains("(null)", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task WebSocket_FromAPageOfAnotherOrigin_Refused403()
+    {
+        await using var router = await RouterHost.StartAsync(http: true);
+        var refused = await Assert.ThrowsAsync<WebSocketException>(() => WsClient.ConnectAsync(router.WebSocketUri, origin: "http://evil.example"));
+        Assert.Contains("403", refused.Message);
+        Assert.Equal(0, router.Router.GetStats().ConnectionsTotal);
+
+        // The router's own origin (the dashboard's page) is accepted.
+        await using var same = await WsClient.ConnectAsync(router.WebSocketUri, origin: $"http://127.0.0.1:{router.HttpPort}");
+        Json.IsResult(await same.CallAsync(1, "keepAlive"), "true");
+    }
 }

@@ -40,6 +40,16 @@ internal sealed class JsonRpcRouterEndpoint(JsonRpcRouter router)
 
     private async Task AcceptWebSocketAsync(HttpContext context)
     {
+        // A browser sends its page's origin and, unlike a POST, a WebSocket has no CORS preflight: refuse a page of
+        // another site, so that no web page a user happens to visit can use a router on their machine or network.
+        if (!IsSameOrigin(context.Request, out var origin))
+        {
+            RouterLog.ForeignOriginRefused(router.Logger, "ws-" + context.TraceIdentifier, origin);
+            await RefuseAsync(context, StatusCodes.Status403Forbidden, RouterErrorCodes.AccessDenied, "Access denied",
+                $"WebSockets from pages of {origin} are not accepted: only the router's own origin.").ConfigureAwait(false);
+            return;
+        }
+
         using var socket = await context.WebSockets.AcceptWebSocketAsync().ConfigureAwait(false);
         var transport = new WebSocketTransport(socket, router.Options.MaxMessageSize);
         await transport.RunAsync(router, "ws-" + context.TraceIdentifier, RemoteEndPoint(context), context.Abort).ConfigureAwait(false);
@@ -145,6 +155,16 @@ internal sealed class JsonRpcRouterEndpoint(JsonRpcRouter router)
         => MediaTypeHeaderValue.TryParse(contentType, out var type)
             && type.MediaType.Equals("application/json", StringComparison.OrdinalIgnoreCase)
             && (type.Charset.Length == 0 || type.Charset.Equals("utf-8", StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>No Origin header (not a browser), or the origin this endpoint is served from.</summary>
+    private static bool IsSameOrigin(HttpRequest request, out string origin)
+    {
+        origin = request.Headers.Origin.ToString();
+        return origin.Length == 0
+            || (Uri.TryCreate(origin, UriKind.Absolute, out var uri)
+                && uri.Scheme.Equals(request.Scheme, StringComparison.OrdinalIgnoreCase)
+                && uri.Authority.Equals(request.Host.Value, StringComparison.OrdinalIgnoreCase));
+    }
 
     private static string? BearerToken(HttpRequest request)
     {

@@ -24,6 +24,7 @@ internal sealed class WebSocketTransport : IDuplexPipe
     private readonly Pipe _input;
     private readonly Pipe _output = new(new PipeOptions(useSynchronizationContext: false));
     private WebSocketCloseStatus? _refusal;
+    private bool _closeReceived;
 
     public WebSocketTransport(WebSocket socket, int maxMessageSize)
     {
@@ -74,6 +75,7 @@ internal sealed class WebSocketTransport : IDuplexPipe
                 var received = await _socket.ReceiveAsync(memory, CancellationToken.None).ConfigureAwait(false);
                 if (received.MessageType == WebSocketMessageType.Close)
                 {
+                    _closeReceived = true;
                     break;
                 }
 
@@ -192,10 +194,34 @@ internal sealed class WebSocketTransport : IDuplexPipe
 
             // The client answers the close; give it a moment, then cut the socket off.
             await receiving.WaitAsync(CloseTimeout).ConfigureAwait(false);
+            if (!_closeReceived && _socket.State == WebSocketState.CloseSent)
+            {
+                await DiscardUntilCloseAsync().ConfigureAwait(false);
+            }
         }
         catch (Exception ex) when (ex is WebSocketException or OperationCanceledException or IOException or ObjectDisposedException or TimeoutException)
         {
             _socket.Abort();
+        }
+    }
+
+    /// <summary>
+    /// The receive loop stopped early (a refused message): read and drop whatever the client still sends until its
+    /// close, so that it sees our close status rather than a broken connection.
+    /// </summary>
+    private async Task DiscardUntilCloseAsync()
+    {
+        using var timeout = new CancellationTokenSource(CloseTimeout);
+        var scratch = ArrayPool<byte>.Shared.Rent(4096);
+        try
+        {
+            while ((await _socket.ReceiveAsync(scratch.AsMemory(), timeout.Token).ConfigureAwait(false)).MessageType != WebSocketMessageType.Close)
+            {
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(scratch);
         }
     }
 

@@ -15,10 +15,15 @@ public sealed class WsClient : IAsyncDisposable
 
     public WebSocket Socket => _socket;
 
-    public static async Task<WsClient> ConnectAsync(Uri uri)
+    public static async Task<WsClient> ConnectAsync(Uri uri, string? origin = null)
     {
         var client = new WsClient();
         client._socket.Options.KeepAliveInterval = TimeSpan.Zero;
+        if (origin is not null)
+        {
+            client._socket.Options.SetRequestHeader("Origin", origin);
+        }
+
         await client._socket.ConnectAsync(uri, CancellationToken.None).Within();
         return client;
     }
