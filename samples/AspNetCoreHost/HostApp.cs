@@ -5,7 +5,8 @@ namespace AspNetCoreHost;
 
 /// <summary>
 /// An ASP.NET Core app with HTTP endpoints (<c>/healthz</c>, <c>/stats</c>) and the JSON-RPC router on a TCP endpoint of
-/// the same Kestrel server, plus one in-process method (<c>time</c>) the router serves itself.
+/// the same Kestrel server, plus one in-process method (<c>time</c>) the router serves itself. The router is also on
+/// the HTTP endpoint: <c>/rpc</c> takes WebSockets and POSTs, and <c>/dashboard</c> shows it live.
 /// </summary>
 public static class HostApp
 {
@@ -30,6 +31,8 @@ public static class HostApp
             return Results.Ok(new HealthReport("ok", stats.Connections, stats.Uptime.TotalSeconds));
         });
         app.MapGet("/stats", (JsonRpcRouter r) => Results.Ok(r.GetStats()));
+        app.MapJsonRpcRouter("/rpc");
+        app.MapJsonRpcDashboard("/dashboard", "/rpc");
         return app;
     }
 }

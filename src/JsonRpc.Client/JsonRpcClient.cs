@@ -6,7 +6,8 @@ using Microsoft.Extensions.Logging.Abstractions;
 namespace JsonRpc.Client;
 
 /// <summary>
-/// A JSON-RPC 2.0 client over one TCP (optionally TLS) connection to a JsonRpc router or any JSON-RPC server: calls
+/// A JSON-RPC 2.0 client over one TCP (optionally TLS) connection or one WebSocket (ws://, wss://) to a JsonRpc router
+/// or any JSON-RPC server: calls
 /// and notifications from any number of threads at once, batches, methods it serves to others, events, and a
 /// connection that keeps itself alive and comes back after a loss.
 /// </summary>
@@ -41,10 +42,11 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
     private int _keepAliveInFlight;
     private long _droppedAnswers;
 
-    private JsonRpcClient(string host, int port, JsonRpcClientOptions options)
+    private JsonRpcClient(Uri uri, string host, JsonRpcClientOptions options)
     {
+        Uri = uri;
         Host = host;
-        Port = port;
+        Port = uri.Port;
         _options = options;
         _logger = options.LoggerFactory?.CreateLogger<JsonRpcClient>() ?? NullLogger<JsonRpcClient>.Instance;
         _callTimeoutMs = options.CallTimeout == Timeout.InfiniteTimeSpan ? -1 : (long)options.CallTimeout.TotalMilliseconds;
@@ -60,6 +62,12 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
 
     /// <summary>Raised after <see cref="State"/> changes, on the thread that changed it. Handlers must not block.</summary>
     public event EventHandler<JsonRpcClientStateChangedEventArgs>? StateChanged;
+
+    /// <summary>
+    /// Where this client connects: <c>tcp://host:port</c> (also for <see cref="ConnectAsync(string, int, JsonRpcClientOptions?, CancellationToken)"/>),
+    /// <c>ws://…</c> or <c>wss://…</c>.
+    /// </summary>
+    public Uri Uri { get; }
 
     /// <summary>The host this client connects to.</summary>
     public string Host { get; }
@@ -82,7 +90,9 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
     /// <summary>Answers that arrived for no waiting call (late answers of timed-out or canceled calls), since the start.</summary>
     public long DroppedAnswers => Interlocked.Read(ref _droppedAnswers);
 
-    private string EndPoint => $"{Host}:{Port}";
+    private bool IsWebSocket => Uri.Scheme is "ws" or "wss";
+
+    private string EndPoint => IsWebSocket ? Uri.ToString() : $"{Host}:{Port}";
 
     /// <summary>
     /// Opens a connection to a JSON-RPC server or router at <paramref name="host"/>:<paramref name="port"/>.
@@ -95,13 +105,58 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
     /// <exception cref="System.Net.Sockets.SocketException">The connection was refused or the host not found.</exception>
     /// <exception cref="TimeoutException">Connecting took longer than <see cref="JsonRpcClientOptions.ConnectTimeout"/>.</exception>
     /// <exception cref="System.Security.Authentication.AuthenticationException">The TLS handshake failed.</exception>
-    public static async Task<JsonRpcClient> ConnectAsync(
+    public static Task<JsonRpcClient> ConnectAsync(
         string host, int port, JsonRpcClientOptions? options = null, CancellationToken cancellationToken = default)
     {
         ArgumentException.ThrowIfNullOrEmpty(host);
         ArgumentOutOfRangeException.ThrowIfNegative(port);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(port, 65535);
-        var client = new JsonRpcClient(host, port, (options ?? new JsonRpcClientOptions()).Snapshot().Validate());
+        var authority = host.Contains(':', StringComparison.Ordinal) && !host.StartsWith('[') ? $"[{host}]" : host;
+        if (!Uri.TryCreate($"tcp://{authority}:{port.ToString(System.Globalization.CultureInfo.InvariantCulture)}", UriKind.Absolute, out var uri))
+        {
+            throw new ArgumentException($"'{host}' is not a host name or IP address.", nameof(host));
+        }
+
+        return ConnectCoreAsync(uri, host, options, cancellationToken);
+    }
+
+    /// <summary>
+    /// Opens a connection to a JSON-RPC server or router at <paramref name="uri"/>: <c>tcp://host:port</c> (raw
+    /// TCP, TLS with <see cref="JsonRpcClientOptions.Tls"/>), or a WebSocket, <c>ws://host:port/rpc</c> or
+    /// <c>wss://host:port/rpc</c> (the router's <c>MapJsonRpcRouter</c> endpoint), with one message per text message.
+    /// The API and features are the same whichever it is: calls, batches, served methods, events, keep-alive, reconnect.
+    /// </summary>
+    /// <param name="uri">Where to connect.</param>
+    /// <param name="options">
+    /// Settings; null for the defaults. Over a WebSocket <see cref="JsonRpcClientOptions.Framing"/> does not apply (the
+    /// WebSocket frames each message), and <see cref="JsonRpcClientOptions.Tls"/> gives wss:// its certificate check
+    /// and client certificates.
+    /// </param>
+    /// <param name="cancellationToken">Cancels the connect.</param>
+    /// <returns>The connected client; dispose it to close the connection.</returns>
+    /// <exception cref="ArgumentException">The scheme is not tcp, ws or wss, or a tcp:// address has no port.</exception>
+    /// <exception cref="System.Net.Sockets.SocketException">The connection was refused or the host not found.</exception>
+    /// <exception cref="IOException">The WebSocket handshake failed (for instance, no WebSocket endpoint at that path).</exception>
+    /// <exception cref="TimeoutException">Connecting took longer than <see cref="JsonRpcClientOptions.ConnectTimeout"/>.</exception>
+    public static Task<JsonRpcClient> ConnectAsync(Uri uri, JsonRpcClientOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(uri);
+        if (!uri.IsAbsoluteUri || uri.Scheme is not ("tcp" or "ws" or "wss"))
+        {
+            throw new ArgumentException($"'{uri}' is not a tcp://host:port, ws:// or wss:// address.", nameof(uri));
+        }
+
+        if (uri.Scheme == "tcp" && uri.Port is < 0 or 0)
+        {
+            throw new ArgumentException($"'{uri}' has no port: write tcp://host:port.", nameof(uri));
+        }
+
+        return ConnectCoreAsync(uri, uri.IdnHost.Trim('[', ']'), options, cancellationToken);
+    }
+
+    private static async Task<JsonRpcClient> ConnectCoreAsync(Uri uri, string host, JsonRpcClientOptions? options, CancellationToken cancellationToken)
+    {
+        var client = new JsonRpcClient(uri, host, (options ?? new JsonRpcClientOptions()).Snapshot().Validate());
         try
         {
             var connection = await client.OpenAsync(cancellationToken).ConfigureAwait(false);
@@ -228,14 +283,19 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
 
     private async Task<ClientConnection> OpenAsync(CancellationToken cancellationToken)
     {
-        var connection = await ClientConnection.ConnectAsync(Host, Port, _options, CreateFramer, cancellationToken).ConfigureAwait(false);
+        var connection = IsWebSocket
+            ? await ClientConnection.ConnectWebSocketAsync(Uri, _options, CreateLineFramer, cancellationToken).ConfigureAwait(false)
+            : await ClientConnection.ConnectAsync(Host, Port, _options, CreateFramer, cancellationToken).ConfigureAwait(false);
         connection.Start(this);
         return connection;
     }
 
     private IJsonRpcFramer CreateFramer() => _options.Framing == JsonRpcClientFraming.ContentLength
         ? new ContentLengthFramer(_options.MaxMessageSize)
-        : new NewlineDelimitedFramer(_options.MaxMessageSize);
+        : CreateLineFramer();
+
+    // Over a WebSocket: the stream adapter turns each text message into one line and each line into one message.
+    private IJsonRpcFramer CreateLineFramer() => new NewlineDelimitedFramer(_options.MaxMessageSize);
 
     /// <summary>Makes <paramref name="connection"/> the current one, unless it already closed or the client was disposed.</summary>
     private bool SetConnected(ClientConnection connection)

@@ -1,22 +1,46 @@
+using JsonRpc.Router;
 using JsonRpc.Server;
+using Microsoft.Extensions.Options;
 
-// The standalone JSON-RPC router: `dotnet run --project src/JsonRpc.Router` serves 127.0.0.1:8080.
+// The standalone JSON-RPC router: `dotnet run --project src/JsonRpc.Router` serves tcp://127.0.0.1:8080; with
+// `--http_port 8081` also /rpc (WebSocket and POST), /healthz and the dashboard on http://127.0.0.1:8081/.
 // Settings: appsettings.json's "JsonRpcRouter" section, JsonRpcRouter__* environment variables, and the command line
-// (`--port 9000`, `--call_timeout_ms 5000`, or `--JsonRpcRouter:Port=9000`). Ctrl+C shuts down gracefully.
-// The content root is the app's own folder, so its appsettings.json is found whatever the working directory
-// (`dotnet run --project`, or the installed tool).
-var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
-builder.Configuration.AddCommandLine(args, JsonRpcRouterConfiguration.CommandLineSwitchMappings.ToDictionary());
-builder.Services.AddJsonRpcRouter();
-builder.WebHost.ConfigureKestrel(kestrel => kestrel.ListenJsonRpcRouter());
-
-var app = builder.Build();
-app.Lifetime.ApplicationStarted.Register(() =>
+// (`--port 9000`, `--call_timeout_ms 5000`, or `--JsonRpcRouter:Port=9000`); `--help` lists them. Ctrl+C shuts down
+// gracefully. The content root is the app's own folder, so its appsettings.json is found whatever the working
+// directory (`dotnet run --project`, or the installed tool).
+if (RouterCommandLine.Check(args, Console.Out, Console.Error, out var arguments) is { } exit)
 {
-    var options = app.Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<JsonRpcRouterOptions>>().Value;
-    var tls = options.Certificate is not null || options.CertificatePath is not null;
-    var addresses = string.Join(", ", app.Urls.Select(url => (tls ? "tls" : "tcp") + url[url.IndexOf(':')..]));
-    app.Logger.LogInformation("JSON-RPC router listening on {Addresses}{Tls}. Press Ctrl+C to stop.",
-        addresses, tls ? " (TLS)" : string.Empty);
-});
-await app.RunAsync();
+    return exit;
+}
+
+try
+{
+    var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { Args = arguments, ContentRootPath = AppContext.BaseDirectory });
+    builder.Configuration.AddCommandLine(arguments, JsonRpcRouterConfiguration.CommandLineSwitchMappings.ToDictionary());
+
+    // The router says what listens where in its own words; the generic hosting lines would name ports wrongly.
+    builder.Logging.AddFilter("Microsoft.Hosting.Lifetime", LogLevel.Warning);
+    builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
+    builder.Services.AddJsonRpcRouter();
+    builder.WebHost.ConfigureKestrel(kestrel => kestrel.ListenJsonRpcRouter());
+
+    var app = builder.Build();
+    var options = app.Services.GetRequiredService<IOptions<JsonRpcRouterOptions>>().Value;
+    if (options.HttpPort is not null)
+    {
+        app.MapJsonRpcRouter("/rpc");
+        app.MapJsonRpcDashboard("/", "/rpc");
+        app.MapGet("/healthz", HealthCheck.WriteAsync);
+    }
+
+    app.Lifetime.ApplicationStarted.Register(() => ListeningLog.Write(app.Logger, app.Services.GetRequiredService<JsonRpcRouterListeners>()));
+    await app.RunAsync();
+    return 0;
+}
+catch (Exception ex) when (ex is InvalidOperationException or OptionsValidationException or IOException or FormatException
+    or System.Security.Cryptography.CryptographicException or UnauthorizedAccessException)
+{
+    // A bad value, a failed validation, a port in use, an unreadable certificate: one line that names it.
+    Console.Error.WriteLine($"{RouterCommandLine.ToolName}: {ex.Message.ReplaceLineEndings(" ")}");
+    return 1;
+}

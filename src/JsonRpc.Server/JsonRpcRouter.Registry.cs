@@ -224,6 +224,34 @@ public sealed partial class JsonRpcRouter
         writer.WriteEndArray();
     }
 
+    /// <summary>Writes the <c>list_clients</c> result: the registered clients, sorted by name.</summary>
+    internal void WriteClientList(Utf8JsonWriter writer)
+    {
+        List<(string Name, string? Remote, int Methods, int Subscriptions)> clients;
+        lock (_registryLock)
+        {
+            clients = new(_clients.Count);
+            foreach (var (name, connection) in _clients)
+            {
+                clients.Add((name, connection.RemoteEndPoint, connection.Provided.Count, connection.Subscribed.Count));
+            }
+        }
+
+        clients.Sort(static (a, b) => string.CompareOrdinal(a.Name, b.Name));
+        writer.WriteStartArray();
+        foreach (var (name, remote, methods, subscriptions) in clients)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("name"u8, name);
+            writer.WriteString("remote"u8, remote);
+            writer.WriteNumber("methods"u8, methods);
+            writer.WriteNumber("subscriptions"u8, subscriptions);
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+    }
+
     /// <summary>Writes the <c>get_server_stats</c> result: every counter, under snake_case names.</summary>
     internal void WriteStats(Utf8JsonWriter writer)
     {

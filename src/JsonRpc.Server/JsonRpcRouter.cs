@@ -78,24 +78,28 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
         await RunConnectionAsync(transport, connectionId, null, null, c => Volatile.Write(ref connection, c)).ConfigureAwait(false);
     }
 
-    /// <summary>Serves one client; <paramref name="abort"/> tears the transport down at once (Kestrel's Abort).</summary>
-    internal async Task RunConnectionAsync(IDuplexPipe transport, string? connectionId, string? remoteEndPoint, Action? abort, Action<RouterConnection>? started = null)
+    /// <summary>
+    /// Serves one client; <paramref name="abort"/> tears the transport down at once (Kestrel's Abort). A message
+    /// transport passes its <paramref name="framer"/>; an HTTP request asks to <paramref name="answerThenClose"/>.
+    /// Returns why the connection ended.
+    /// </summary>
+    internal async Task<CloseReason> RunConnectionAsync(IDuplexPipe transport, string? connectionId, string? remoteEndPoint, Action? abort,
+        Action<RouterConnection>? started = null, IJsonRpcFramer? framer = null, bool answerThenClose = false)
     {
         connectionId ??= "router-" + Interlocked.Increment(ref _connectionIds).ToString(System.Globalization.CultureInfo.InvariantCulture);
         if (Interlocked.Increment(ref Counters.Connections) > Options.MaxConnections || IsShuttingDown)
         {
             Interlocked.Decrement(ref Counters.Connections);
-            await RejectAsync(transport, connectionId).ConfigureAwait(false);
-            return;
+            return await RejectAsync(transport, connectionId, framer ?? DefaultFramer).ConfigureAwait(false);
         }
 
         Interlocked.Increment(ref Counters.ConnectionsTotal);
-        var connection = new RouterConnection(this, transport, connectionId, remoteEndPoint, abort);
+        var connection = new RouterConnection(this, transport, connectionId, remoteEndPoint, abort, framer, answerThenClose);
         _connections.TryAdd(connection, 0);
         try
         {
             started?.Invoke(connection);
-            await connection.RunAsync().ConfigureAwait(false);
+            return await connection.RunAsync().ConfigureAwait(false);
         }
         finally
         {
@@ -105,7 +109,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
     }
 
     /// <summary>Answers a connection over the limit (or during shutdown) with an error, then closes it.</summary>
-    private async Task RejectAsync(IDuplexPipe transport, string connectionId)
+    private async Task<CloseReason> RejectAsync(IDuplexPipe transport, string connectionId, IJsonRpcFramer framer)
     {
         Interlocked.Increment(ref Counters.ConnectionsRejected);
         Interlocked.Increment(ref Counters.Errors);
@@ -128,7 +132,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
         writer.Flush();
         try
         {
-            DefaultFramer.WriteMessage(transport.Output, buffer.WrittenSpan);
+            framer.WriteMessage(transport.Output, buffer.WrittenSpan);
             await transport.Output.FlushAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(2)).ConfigureAwait(false);
         }
         catch (Exception ex) when (ex is IOException or OperationCanceledException or TimeoutException or InvalidOperationException)
@@ -141,6 +145,8 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
             await transport.Input.CompleteAsync().ConfigureAwait(false);
             await transport.Output.CompleteAsync().ConfigureAwait(false);
         }
+
+        return shuttingDown ? CloseReason.ShuttingDown : CloseReason.TooManyConnections;
     }
 
     /// <summary>Constant-time check of the token a client presented (hashed first, so lengths leak nothing either).</summary>

@@ -22,6 +22,14 @@ public sealed class JsonRpcRouterOptions
     public int Port { get; set; } = 8080;
 
     /// <summary>
+    /// The HTTP port of the standalone endpoint (<c>http_port</c>), off (null) unless given; 0 picks a free one. It
+    /// serves <c>/rpc</c> (WebSocket and POST), <c>/healthz</c> and the dashboard at <c>/</c>, over TLS (HTTPS, WSS)
+    /// when a certificate is configured. Only used by <c>ListenJsonRpcRouter</c>; an app of its own maps the same with
+    /// <c>MapJsonRpcRouter</c> and <c>MapJsonRpcDashboard</c>.
+    /// </summary>
+    public int? HttpPort { get; set; }
+
+    /// <summary>
     /// A connection that sends nothing for this long is closed (<c>keepalive_timeout_ms</c>). Any message, and the
     /// <c>keepAlive</c> method, resets the timer. <see cref="TimeSpan.Zero"/> disables it. Default 60 s.
     /// </summary>

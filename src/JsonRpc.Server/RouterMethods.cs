@@ -18,6 +18,12 @@ public static class RouterMethods
     /// <summary><c>list_methods</c>: every routed method with its providers' names, and the host's own methods.</summary>
     public const string ListMethods = "list_methods";
 
+    /// <summary>
+    /// <c>list_clients</c>: every registered client, by name, with its remote address and how many methods it provides
+    /// and events it subscribes to.
+    /// </summary>
+    public const string ListClients = "list_clients";
+
     /// <summary><c>subscribe {"event": string}</c>: notifications named after the event reach this client. Result <c>true</c>.</summary>
     public const string Subscribe = "subscribe";
 
@@ -42,7 +48,7 @@ public static class RouterMethods
     /// (reserved for protocol extensions such as <see cref="CancelRequest"/>).
     /// </summary>
     public static bool IsBuiltIn(string name)
-        => name is RegisterClient or RegisterMethod or UnregisterMethod or ListMethods
+        => name is RegisterClient or RegisterMethod or UnregisterMethod or ListMethods or ListClients
             or Subscribe or Unsubscribe or KeepAlive or GetServerStats
             || JsonRpc.Protocol.JsonRpcProtocolMethods.IsReserved(name);
 }

@@ -18,6 +18,9 @@ internal sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     /// <summary>How many bytes were written.</summary>
     public int WrittenCount => _storage.WrittenCount;
 
+    /// <summary>The bytes written so far, as memory (valid until the next write or reset).</summary>
+    public ReadOnlyMemory<byte> WrittenMemory => _storage.WrittenMemory;
+
     public void Advance(int count) => _storage.Advance(count);
 
     public Memory<byte> GetMemory(int sizeHint = 0) => _storage.GetMemory(sizeHint, MinimumSize);

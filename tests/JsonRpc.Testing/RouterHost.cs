@@ -2,8 +2,7 @@ using System.Net;
 using JsonRpc.Server;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
@@ -23,15 +22,28 @@ public sealed class RouterHost : IAsyncDisposable
 
     private readonly WebApplication _app;
 
-    private RouterHost(WebApplication app, int port)
+    private RouterHost(WebApplication app, int port, int? httpPort)
     {
         _app = app;
         Port = port;
+        HttpPort = httpPort;
         Router = app.Services.GetRequiredService<JsonRpcRouter>();
     }
 
     /// <summary>The port Kestrel is bound to on 127.0.0.1.</summary>
     public int Port { get; }
+
+    /// <summary>The HTTP port on 127.0.0.1 when started with <c>http: true</c>, else null.</summary>
+    public int? HttpPort { get; }
+
+    /// <summary>The router's HTTP endpoint (POST), <c>http://127.0.0.1:{HttpPort}/rpc</c>.</summary>
+    public Uri RpcUri => new($"http://127.0.0.1:{HttpPort ?? throw NoHttp()}/rpc");
+
+    /// <summary>The router's WebSocket endpoint, <c>ws://127.0.0.1:{HttpPort}/rpc</c>.</summary>
+    public Uri WebSocketUri => new($"ws://127.0.0.1:{HttpPort ?? throw NoHttp()}/rpc");
+
+    /// <summary>The dashboard, <c>http://127.0.0.1:{HttpPort}/</c>.</summary>
+    public Uri DashboardUri => new($"http://127.0.0.1:{HttpPort ?? throw NoHttp()}/");
 
     /// <summary>The router the app serves.</summary>
     public JsonRpcRouter Router { get; }
@@ -48,13 +60,18 @@ public sealed class RouterHost : IAsyncDisposable
     /// <param name="logger">Receives the app's logs from <see cref="LogLevel.Debug"/> up; without it nothing is logged.</param>
     /// <param name="setup">Runs on the router after the app is built and before it starts (e.g. to add server methods).</param>
     /// <param name="build">Runs on the builder last, before the app is built.</param>
+    /// <param name="http">
+    /// Also listen for HTTP on another free port of 127.0.0.1 (<see cref="HttpPort"/>), with the router's WebSocket and
+    /// POST endpoint at <c>/rpc</c> and its dashboard at <c>/</c>.
+    /// </param>
     /// <returns>The started host; dispose it to stop the app.</returns>
     public static async Task<RouterHost> StartAsync(
         Action<JsonRpcRouterOptions>? configure = null,
         int port = 0,
         ILoggerProvider? logger = null,
         Action<JsonRpcRouter>? setup = null,
-        Action<WebApplicationBuilder>? build = null)
+        Action<WebApplicationBuilder>? build = null,
+        bool http = false)
     {
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
@@ -69,15 +86,28 @@ public sealed class RouterHost : IAsyncDisposable
             options.ShutdownTimeout = TimeSpan.FromMilliseconds(500);
             configure?.Invoke(options);
         });
-        builder.WebHost.ConfigureKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, port, listen => listen.UseJsonRpcRouter()));
+        ListenOptions? tcpListener = null, httpListener = null;
+        builder.WebHost.ConfigureKestrel(kestrel =>
+        {
+            kestrel.Listen(IPAddress.Loopback, port, listen => (tcpListener = listen).UseJsonRpcRouter());
+            if (http)
+            {
+                kestrel.Listen(IPAddress.Loopback, 0, listen => httpListener = listen);
+            }
+        });
         build?.Invoke(builder);
         var app = builder.Build();
+        if (http)
+        {
+            app.MapJsonRpcRouter("/rpc");
+            app.MapJsonRpcDashboard("/");
+        }
+
         try
         {
             setup?.Invoke(app.Services.GetRequiredService<JsonRpcRouter>());
             await app.StartAsync().WaitAsync(StartTimeout);
-            var addresses = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses;
-            return new RouterHost(app, new Uri(addresses.First()).Port);
+            return new RouterHost(app, BoundPort(tcpListener!), httpListener is null ? null : BoundPort(httpListener));
         }
         catch
         {
@@ -85,6 +115,11 @@ public sealed class RouterHost : IAsyncDisposable
             throw;
         }
     }
+
+    // Kestrel replaces a listener's endpoint with the one it bound (the real port for port 0).
+    private static int BoundPort(ListenOptions listener) => ((IPEndPoint)listener.EndPoint).Port;
+
+    private static InvalidOperationException NoHttp() => new("The router host was started without http: true.");
 
     /// <summary>Stops the app: the router closes its connections within its shutdown timeout.</summary>
     public Task StopAsync() => _app.StopAsync().WaitAsync(StopTimeout);

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Diagnostics;
 using System.IO.Pipelines;
 using System.Net.Security;
+using System.Net.WebSockets;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using JsonRpc.Dispatch;
@@ -27,7 +28,8 @@ internal sealed class ClientConnection : IAsyncDisposable
     private const long HighWater = 1024 * 1024;
     private const long LowWater = 512 * 1024;
 
-    private readonly Socket _socket;
+    private readonly Socket? _socket;
+    private readonly WebSocket? _webSocket;
     private readonly Stream _stream;
     private readonly PipeReader _input;
     private readonly Pipe _output = new(OutputOptions);
@@ -45,10 +47,11 @@ internal sealed class ClientConnection : IAsyncDisposable
     private int _incomingCalls;
     private TaskCompletionSource? _drained;
 
-    private ClientConnection(Socket socket, Stream stream, Func<IJsonRpcFramer> framer, string endPoint, TimeSpan sendTimeout)
+    private ClientConnection(Socket? socket, WebSocket? webSocket, Stream stream, Func<IJsonRpcFramer> framer, string endPoint, TimeSpan sendTimeout)
     {
         _sendTimeout = sendTimeout;
         _socket = socket;
+        _webSocket = webSocket;
         _stream = stream;
 
         // Framers are not thread-safe and the read loop and the writers run at once: one each.
@@ -119,7 +122,7 @@ internal sealed class ClientConnection : IAsyncDisposable
                 await ssl.AuthenticateAsClientAsync(WithTargetHost(tls, host), timeout.Token).ConfigureAwait(false);
             }
 
-            return new ClientConnection(socket, stream, framer, $"{host}:{port}", options.CallTimeout);
+            return new ClientConnection(socket, null, stream, framer, $"{host}:{port}", options.CallTimeout);
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
@@ -129,6 +132,53 @@ internal sealed class ClientConnection : IAsyncDisposable
         catch
         {
             await DisposeAsync(stream, socket).ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Opens a WebSocket (ws:// or wss://) to <paramref name="uri"/>: each JSON-RPC message goes as one text message.
+    /// The connection reads and writes it as a newline-delimited stream (<see cref="WebSocketLineStream"/>), so
+    /// everything above the stream is the same as over TCP.
+    /// </summary>
+    public static async Task<ClientConnection> ConnectWebSocketAsync(
+        Uri uri, JsonRpc.Client.JsonRpcClientOptions options, Func<IJsonRpcFramer> framer, CancellationToken cancellationToken)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        if (options.ConnectTimeout != Timeout.InfiniteTimeSpan)
+        {
+            timeout.CancelAfter(options.ConnectTimeout);
+        }
+
+        var socket = new ClientWebSocket();
+        socket.Options.KeepAliveInterval = TimeSpan.Zero; // the client's own keepAlive calls keep the router's timer fed
+        if (options.Tls is { } tls)
+        {
+            socket.Options.RemoteCertificateValidationCallback = tls.RemoteCertificateValidationCallback;
+            if (tls.ClientCertificates is { } certificates)
+            {
+                socket.Options.ClientCertificates = certificates;
+            }
+        }
+
+        try
+        {
+            await socket.ConnectAsync(uri, timeout.Token).ConfigureAwait(false);
+            return new ClientConnection(null, socket, new WebSocketLineStream(socket), framer, uri.ToString(), options.CallTimeout);
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            socket.Dispose();
+            throw new TimeoutException($"Connecting to {uri} took longer than {options.ConnectTimeout}.");
+        }
+        catch (WebSocketException ex)
+        {
+            socket.Dispose();
+            throw new IOException($"Could not open a WebSocket to {uri}: {ex.Message}", ex);
+        }
+        catch
+        {
+            socket.Dispose();
             throw;
         }
     }
@@ -176,16 +226,24 @@ internal sealed class ClientConnection : IAsyncDisposable
         CloseReason = reason;
         _input.CancelPendingRead();
         _output.Reader.CancelPendingRead();
-        try
+        if (_socket is not null)
         {
-            _socket.Shutdown(SocketShutdown.Both);
+            try
+            {
+                _socket.Shutdown(SocketShutdown.Both);
+            }
+            catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+            {
+                // Already gone.
+            }
+
+            _socket.Dispose();
         }
-        catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+        else
         {
-            // Already gone.
+            _webSocket?.Abort();
         }
 
-        _socket.Dispose();
         try
         {
             _closing.Cancel();
@@ -413,7 +471,7 @@ internal sealed class ClientConnection : IAsyncDisposable
         };
     }
 
-    private static async ValueTask DisposeAsync(Stream? stream, Socket socket)
+    private static async ValueTask DisposeAsync(Stream? stream, Socket? socket)
     {
         if (stream is not null)
         {
@@ -427,6 +485,6 @@ internal sealed class ClientConnection : IAsyncDisposable
             }
         }
 
-        socket.Dispose();
+        socket?.Dispose();
     }
 }

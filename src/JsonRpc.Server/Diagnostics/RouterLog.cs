@@ -53,6 +53,9 @@ internal static partial class RouterLog
     [LoggerMessage(16, LogLevel.Error, "Host method {Method} failed.")]
     public static partial void ServerMethodFailed(ILogger logger, string method, Exception exception);
 
+    [LoggerMessage(18, LogLevel.Warning, "Connection {ConnectionId} refused: a WebSocket from a page of {Origin}, not the router's own origin.")]
+    public static partial void ForeignOriginRefused(ILogger logger, string connectionId, string origin);
+
     [LoggerMessage(17, LogLevel.Information, "JSON-RPC router listening on {Endpoint}{Tls}.")]
     public static partial void Listening(ILogger logger, string endpoint, string tls);
 

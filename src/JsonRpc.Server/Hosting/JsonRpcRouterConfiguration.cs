@@ -12,7 +12,7 @@ public static class JsonRpcRouterConfiguration
 {
     private static readonly string[] SnakeCaseNames =
     [
-        "host", "port", "keepalive_timeout_ms", "registration_timeout_ms", "require_registration", "access_token",
+        "host", "port", "http_port", "keepalive_timeout_ms", "registration_timeout_ms", "require_registration", "access_token",
         "call_timeout_ms", "max_message_size", "max_connections", "max_pending_calls", "max_routes", "max_depth",
         "max_outbound_buffer_size", "shutdown_timeout_ms", "certificate_path", "certificate_key_path",
         "certificate_password",
@@ -33,6 +33,7 @@ public static class JsonRpcRouterConfiguration
 
         options.Host = ReadString(section, "Host", "host") ?? options.Host;
         options.Port = ReadInt(section, "Port", "port") ?? options.Port;
+        options.HttpPort = ReadInt(section, "HttpPort", "http_port") ?? options.HttpPort;
         options.KeepAliveTimeout = ReadTime(section, "KeepAliveTimeout", "keepalive_timeout_ms") ?? options.KeepAliveTimeout;
         options.RegistrationTimeout = ReadTime(section, "RegistrationTimeout", "registration_timeout_ms") ?? options.RegistrationTimeout;
         options.RequireRegistration = ReadBool(section, "RequireRegistration", "require_registration") ?? options.RequireRegistration;

@@ -24,14 +24,18 @@ public static class JsonRpcRouterKestrelExtensions
 
     /// <summary>
     /// Listens on <see cref="JsonRpcRouterOptions.Host"/>:<see cref="JsonRpcRouterOptions.Port"/> and serves it with
-    /// the router, over TLS when a certificate is configured (Kestrel's own HTTPS connection middleware).
+    /// the router, over TLS when a certificate is configured (Kestrel's own HTTPS connection middleware). With
+    /// <see cref="JsonRpcRouterOptions.HttpPort"/> it also listens there for HTTP (HTTPS with the certificate), where
+    /// the app maps <c>MapJsonRpcRouter</c> and <c>MapJsonRpcDashboard</c>. The bound addresses are in the
+    /// <see cref="JsonRpcRouterListeners"/> service.
     /// </summary>
     public static KestrelServerOptions ListenJsonRpcRouter(this KestrelServerOptions kestrel)
     {
         ArgumentNullException.ThrowIfNull(kestrel);
         var options = kestrel.ApplicationServices.GetRequiredService<IOptions<JsonRpcRouterOptions>>().Value;
+        var listeners = kestrel.ApplicationServices.GetService<JsonRpcRouterListeners>();
         var certificate = LoadCertificate(options);
-        void Configure(ListenOptions listen)
+        Listen(kestrel, options.Host, options.Port, listen =>
         {
             if (certificate is not null)
             {
@@ -39,28 +43,45 @@ public static class JsonRpcRouterKestrelExtensions
             }
 
             listen.UseJsonRpcRouter();
-        }
+            listeners?.SetTcp(listen, certificate is not null);
+        });
 
-        switch (options.Host)
+        if (options.HttpPort is { } httpPort)
         {
-            case "*" or "0.0.0.0" or "::" or "[::]":
-                kestrel.ListenAnyIP(options.Port, Configure);
-                break;
-            case "localhost":
-                kestrel.ListenLocalhost(options.Port, Configure);
-                break;
-            default:
-                var host = options.Host.Trim('[', ']');
-                if (!IPAddress.TryParse(host, out var address))
+            Listen(kestrel, options.Host, httpPort, listen =>
+            {
+                listen.Protocols = certificate is null ? HttpProtocols.Http1 : HttpProtocols.Http1AndHttp2;
+                if (certificate is not null)
                 {
-                    throw new InvalidOperationException($"JsonRpcRouter:Host '{options.Host}' is not an IP address, 'localhost' or '*'.");
+                    listen.UseHttps(certificate);
                 }
 
-                kestrel.Listen(address, options.Port, Configure);
-                break;
+                listeners?.SetHttp(listen);
+            });
         }
 
         return kestrel;
+    }
+
+    private static void Listen(KestrelServerOptions kestrel, string host, int port, Action<ListenOptions> configure)
+    {
+        switch (host)
+        {
+            case "*" or "0.0.0.0" or "::" or "[::]":
+                kestrel.ListenAnyIP(port, configure);
+                break;
+            case "localhost":
+                kestrel.ListenLocalhost(port, configure);
+                break;
+            default:
+                if (!IPAddress.TryParse(host.Trim('[', ']'), out var address))
+                {
+                    throw new InvalidOperationException($"JsonRpcRouter:Host '{host}' is not an IP address, 'localhost' or '*'.");
+                }
+
+                kestrel.Listen(address, port, configure);
+                break;
+        }
     }
 
     /// <summary>The configured certificate: given in code, or loaded from a PKCS#12 or PEM file.</summary>

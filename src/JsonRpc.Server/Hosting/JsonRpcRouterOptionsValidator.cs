@@ -15,6 +15,15 @@ internal sealed class JsonRpcRouterOptionsValidator : IValidateOptions<JsonRpcRo
             Fail($"Port must be 0..65535 (was {options.Port}).");
         }
 
+        if (options.HttpPort is < 0 or > 65535)
+        {
+            Fail($"HttpPort must be 0..65535 (was {options.HttpPort}).");
+        }
+        else if (options.HttpPort is > 0 && options.HttpPort == options.Port)
+        {
+            Fail($"HttpPort must differ from Port (both are {options.Port}).");
+        }
+
         if (string.IsNullOrWhiteSpace(options.Host))
         {
             Fail("Host must be an IP address, 'localhost' or '*'.");

@@ -28,6 +28,7 @@ public static class JsonRpcRouterServiceCollectionExtensions
 
         services.TryAddSingleton<JsonRpcRouter>();
         services.TryAddSingleton<JsonRpcConnectionHandler>();
+        services.TryAddSingleton<JsonRpcRouterListeners>();
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IHostedService, JsonRpcRouterLifetime>());
         return services;
     }

@@ -43,22 +43,11 @@ internal sealed partial class RouterConnection
                 call.Result(true);
                 break;
             case BuiltInMethod.GetServerStats:
-                if (reply)
-                {
-                    var writer = ReplyWriter.Begin(idToken);
-                    writer.WritePropertyName("result"u8);
-                    _router.WriteStats(writer);
-                    ReplyWriter.Finish(writer, this, batch);
-                }
-
-                break;
             case BuiltInMethod.ListMethods:
+            case BuiltInMethod.ListClients:
                 if (reply)
                 {
-                    var writer = ReplyWriter.Begin(idToken);
-                    writer.WritePropertyName("result"u8);
-                    _router.WriteMethodList(writer);
-                    ReplyWriter.Finish(writer, this, batch);
+                    ReplyWithReport(method, idToken, batch);
                 }
 
                 break;
@@ -72,6 +61,27 @@ internal sealed partial class RouterConnection
                 ChangeRoute(method, @params, call);
                 break;
         }
+    }
+
+    /// <summary>Answers one of the router's reports: its counters, its methods or its clients.</summary>
+    private void ReplyWithReport(BuiltInMethod method, ReadOnlySpan<byte> idToken, BatchReply? batch)
+    {
+        var writer = ReplyWriter.Begin(idToken);
+        writer.WritePropertyName("result"u8);
+        switch (method)
+        {
+            case BuiltInMethod.GetServerStats:
+                _router.WriteStats(writer);
+                break;
+            case BuiltInMethod.ListMethods:
+                _router.WriteMethodList(writer);
+                break;
+            default:
+                _router.WriteClientList(writer);
+                break;
+        }
+
+        ReplyWriter.Finish(writer, this, batch);
     }
 
     private void RegisterClient(ReadOnlySpan<byte> @params, in BuiltInCall call)

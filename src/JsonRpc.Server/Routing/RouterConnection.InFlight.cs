@@ -21,7 +21,13 @@ internal sealed partial class RouterConnection
     public int PendingAsCaller => Volatile.Read(ref _pendingAsCaller);
 
     /// <summary>Called when a call this connection made is done, whichever way.</summary>
-    internal void CallFinished() => Interlocked.Decrement(ref _pendingAsCaller);
+    internal void CallFinished()
+    {
+        if (Interlocked.Decrement(ref _pendingAsCaller) == 0)
+        {
+            Volatile.Read(ref _answered)?.TrySetResult(); // an HTTP request's last answer is queued: it may close
+        }
+    }
 
     public bool TryAddInFlight(PendingCall call)
     {

@@ -28,8 +28,25 @@ internal sealed partial class RouterConnection
     private int _pendingAsCaller;
     private string? _name;
 
-    public RouterConnection(JsonRpcRouter router, IDuplexPipe transport, string connectionId, string? remoteEndPoint, Action? abort)
+    // For a connection that answers what it was sent and then closes (an HTTP request): once its input has ended,
+    // completed when the last call it made is answered, or when it closes.
+    private readonly bool _answerThenClose;
+    private TaskCompletionSource? _answered;
+
+    /// <param name="router">The router.</param>
+    /// <param name="transport">The pipes to the client.</param>
+    /// <param name="connectionId">For logs.</param>
+    /// <param name="remoteEndPoint">For logs.</param>
+    /// <param name="abort">Tears the transport down at once.</param>
+    /// <param name="framer">The transport's framing; null to detect it from the first bytes.</param>
+    /// <param name="answerThenClose">
+    /// When the input ends, wait until every call the client made is answered before closing (instead of at once).
+    /// </param>
+    public RouterConnection(JsonRpcRouter router, IDuplexPipe transport, string connectionId, string? remoteEndPoint, Action? abort,
+        IJsonRpcFramer? framer = null, bool answerThenClose = false)
     {
+        _framer = framer;
+        _answerThenClose = answerThenClose;
         _router = router;
         _transport = transport;
         _abort = abort;
@@ -66,14 +83,21 @@ internal sealed partial class RouterConnection
     /// <summary>Set by the router under its registry lock.</summary>
     internal void SetName(string name) => Volatile.Write(ref _name, name);
 
-    /// <summary>Runs the connection until it ends, then unregisters it and fails the calls that were waiting on it.</summary>
-    public async Task RunAsync()
+    /// <summary>
+    /// Runs the connection until it ends, then unregisters it and fails the calls that were waiting on it.
+    /// Returns why it ended.
+    /// </summary>
+    public async Task<CloseReason> RunAsync()
     {
         RouterLog.ConnectionOpened(_logger, ConnectionId, RemoteEndPoint);
         var writing = WriteLoopAsync();
         try
         {
             await ReadLoopAsync().ConfigureAwait(false);
+            if (_answerThenClose)
+            {
+                await WaitForAnswersAsync().ConfigureAwait(false);
+            }
         }
         catch (Exception ex) when (ex is IOException or OperationCanceledException or ObjectDisposedException)
         {
@@ -103,6 +127,8 @@ internal sealed partial class RouterConnection
             await _transport.Output.CompleteAsync().ConfigureAwait(false);
             RouterLog.ConnectionClosed(_logger, ConnectionId, Name ?? "unregistered", reason);
         }
+
+        return Reason;
     }
 
     /// <summary>
@@ -116,15 +142,29 @@ internal sealed partial class RouterConnection
             return;
         }
 
+        Volatile.Read(ref _answered)?.TrySetResult();
         if (reason == CloseReason.OutboundLimitExceeded)
         {
-            RouterLog.OutboundLimitExceeded(_logger, ConnectionId, Name, _router.Options.MaxOutboundBufferSize);
+            RouterLog.OutboundLimitExceeded(_logger, ConnectionId, Name ?? "unregistered", _router.Options.MaxOutboundBufferSize);
             _outbound.Complete(discard: true);
             _transport.Output.CancelPendingFlush();
             _abort?.Invoke();
         }
 
         _transport.Input.CancelPendingRead();
+    }
+
+    /// <summary>
+    /// After the input ended (no call can start any more): waits until every call this connection made has been
+    /// answered, each within the call timeout, or the connection closes.
+    /// </summary>
+    private Task WaitForAnswersAsync()
+    {
+        var answered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        // A full fence: the last answer either sees the source published, or this sees its count reach zero.
+        Interlocked.Exchange(ref _answered, answered);
+        return IsClosing || PendingAsCaller == 0 ? Task.CompletedTask : answered.Task;
     }
 
     private async Task DrainAsync(Task writing)

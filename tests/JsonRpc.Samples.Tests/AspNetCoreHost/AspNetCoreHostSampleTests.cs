@@ -46,4 +46,29 @@ public class AspNetCoreHostSampleTests
 
         await app.StopAsync().WaitAsync(TimeSpan.FromSeconds(10));
     }
+
+    [Fact]
+    public async Task Host_ServesRouterOverHttpAndDashboard()
+    {
+        await using var app = HostApp.Build([], httpPort: 0, routerPort: 0);
+        await app.StartAsync().WaitAsync(TimeSpan.FromSeconds(10));
+        var httpPort = new Uri(app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First()).Port;
+        using var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{httpPort}"), Timeout = TimeSpan.FromSeconds(10) };
+
+        // The host's method over HTTP POST.
+        using var post = await http.PostAsync("/rpc", new StringContent("""{"jsonrpc":"2.0","method":"time","id":1}""", Encoding.UTF8, "application/json"));
+        using (var answer = JsonDocument.Parse(await post.Content.ReadAsStringAsync()))
+        {
+            Assert.Equal(JsonValueKind.String, answer.RootElement.GetProperty("result").ValueKind);
+        }
+
+        // The dashboard, with its script and style sheet found from /dashboard (no trailing slash).
+        var page = await http.GetStringAsync("/dashboard");
+        Assert.Contains("content=\"/rpc\"", page);
+        Assert.Contains("src=\"/dashboard/dashboard.js\"", page);
+        Assert.Contains("list_methods", await http.GetStringAsync("/dashboard/dashboard.js"));
+        Assert.Contains("--calls", await http.GetStringAsync("/dashboard/dashboard.css"));
+
+        await app.StopAsync().WaitAsync(TimeSpan.FromSeconds(10));
+    }
 }
