@@ -142,16 +142,17 @@ public sealed class CancellationTests(ITestOutputHelper output)
         await using var busy = await server.ConnectAsync();
         var caller = await server.ConnectAsync();
 
+        // The busy client's calls reach the provider first, then the caller's (two connections are not ordered).
+        var forwarded = new List<JsonElement>();
         for (var i = 0; i < othersCalls; i++)
         {
             await busy.SendAsync(LineClient.Request(i, "work"));
+            forwarded.Add(await provider.ReadAsync());
         }
 
-        await caller.SendAsync(LineClient.Request(1, "work"));
-        await caller.SendAsync(LineClient.Request(2, "work"));
-        var forwarded = new List<JsonElement>();
-        for (var i = 0; i < othersCalls + 2; i++)
+        foreach (var id in new[] { 1, 2 })
         {
+            await caller.SendAsync(LineClient.Request(id, "work"));
             forwarded.Add(await provider.ReadAsync());
         }
 
@@ -386,23 +387,16 @@ public sealed class CancellationTests(ITestOutputHelper output)
         await using var other = await server.ConnectAsync();
         var caller = await server.ConnectAsync();
 
-        await caller.SendAsync(LineClient.Request(1, "work"));
-        await caller.SendAsync(LineClient.Request(2, "work"));
-        await other.SendAsync(LineClient.Request(3, "work"));
+        // One at a time: two connections' calls may reach the provider in either order.
         var ids = new HashSet<long>();
-        long othersId = 0;
-        for (var i = 0; i < 3; i++)
+        foreach (var id in new[] { 1, 2 })
         {
-            var forwarded = await provider.ReadAsync();
-            if (i < 2)
-            {
-                ids.Add(forwarded.GetProperty("id").GetInt64());
-            }
-            else
-            {
-                othersId = forwarded.GetProperty("id").GetInt64();
-            }
+            await caller.SendAsync(LineClient.Request(id, "work"));
+            ids.Add((await provider.ReadAsync()).GetProperty("id").GetInt64());
         }
+
+        await other.SendAsync(LineClient.Request(3, "work"));
+        var othersId = (await provider.ReadAsync()).GetProperty("id").GetInt64();
 
         await caller.DisposeAsync();
         var cancelled = new HashSet<long>();
