@@ -1,4 +1,3 @@
-using JsonRpc.Protocol;
 using JsonRpc.Server.Diagnostics;
 using JsonRpc.Server.RouterProtocol;
 using JsonRpc.Server.Routing;
@@ -20,12 +19,17 @@ public sealed partial class JsonRpcRouter
         return batch;
     }
 
-    internal PendingCall RentCall(RouterConnection caller, ReadOnlySpan<byte> callerId, BatchReply? batch)
+    /// <summary>
+    /// A call of <paramref name="caller"/> about to be routed to <paramref name="provider"/>, already in the caller's list
+    /// of pending calls (so that whatever completes it, even at once, finds it there).
+    /// </summary>
+    internal PendingCall RentCall(RouterConnection caller, RouterConnection provider, ReadOnlySpan<byte> callerId, BatchReply? batch)
     {
         var call = _callPool.Rent();
-        call.Initialize(caller, callerId, batch, Interlocked.Increment(ref _nextRouterId));
+        call.Initialize(caller, provider, callerId, batch, Interlocked.Increment(ref _nextRouterId));
         call.Deadline = _callTimeoutMs > 0 ? Environment.TickCount64 + _callTimeoutMs : long.MaxValue;
         Interlocked.Increment(ref Counters.PendingCalls);
+        caller.TrackCall(call);
         return call;
     }
 
@@ -52,43 +56,14 @@ public sealed partial class JsonRpcRouter
         Release(call);
     }
 
+    // The one place a call ends: out of the caller's list before it can be reused.
     private void Release(PendingCall call)
     {
+        call.Caller.ForgetCall(call);
         call.Caller.CallFinished();
         Interlocked.Decrement(ref Counters.PendingCalls);
         call.Clear();
         _callPool.Return(call);
-    }
-
-    /// <summary>
-    /// Sends <c>$/cancelRequest</c> to every provider holding a call of <paramref name="caller"/> with id
-    /// <paramref name="callerId"/> (every call of <paramref name="caller"/> when None), under the id that provider saw;
-    /// returns how many were told. Walks the providers' tables: a cost paid only when something is cancelled.
-    /// </summary>
-    internal int CancelRoutedCalls(RouterConnection caller, RequestId callerId)
-    {
-        var count = 0;
-        List<long>? routerIds = null;
-        foreach (var provider in _connections.Keys)
-        {
-            if (provider.OutstandingAsProvider == 0)
-            {
-                continue;
-            }
-
-            routerIds ??= [];
-            provider.FindCallsOf(caller, callerId, routerIds);
-            foreach (var routerId in routerIds)
-            {
-                provider.SendCancel(routerId);
-            }
-
-            count += routerIds.Count;
-            routerIds.Clear();
-        }
-
-        Interlocked.Add(ref Counters.CancelsForwarded, count);
-        return count;
     }
 
     /// <summary>Fails every routed call whose provider has not answered by its deadline. Runs on the timer only.</summary>

@@ -107,6 +107,134 @@ public sealed class CancellationTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task CancelRequest_SameIdAsAnotherConnectionsPendingCall_ForwardsOnlyOwnCall()
+    {
+        await using var server = await RouterServer.StartAsync(output: output);
+        await using var provider = await server.ConnectRegisteredAsync("p", "work");
+        await using var owner = await server.ConnectAsync();
+        await using var other = await server.ConnectAsync();
+
+        await owner.SendAsync(LineClient.Request(1, "work"));
+        var ownersCall = await provider.ReadAsync();
+        await other.SendAsync(LineClient.Request(1, "work"));
+        var othersCall = await provider.ReadAsync();
+
+        // Both wait under id 1; the other's cancellation reaches its own call only, once.
+        await other.SendAsync(Cancel("1"));
+        var cancel = await provider.ReadAsync();
+        Assert.Equal("$/cancelRequest", cancel.GetProperty("method").GetString());
+        Assert.Equal(othersCall.GetProperty("id").GetInt64(), cancel.GetProperty("params").GetProperty("id").GetInt64());
+        await AssertProviderSeesOnlyPingAsync(other, provider);
+
+        await ReplyAsync(provider, ownersCall, "\"result\":\"owner\"");
+        Answer.IsResult(await owner.ReadAsync(), "\"owner\"");
+        await ReplyAsync(provider, othersCall, "\"error\":{\"code\":-32800,\"message\":\"Request cancelled\"}");
+        Answer.IsError(await other.ReadAsync(), JsonRpcErrorCodes.RequestCancelled);
+        Assert.Equal(1, (await owner.StatsAsync()).GetProperty("cancels_forwarded").GetInt64());
+    }
+
+    [Fact]
+    public async Task CancelRequest_OthersHaveManyPendingCalls_ExaminesOnlyOwnCalls()
+    {
+        const int othersCalls = 50;
+        await using var server = await RouterServer.StartAsync(output: output);
+        await using var provider = await server.ConnectRegisteredAsync("p", "work");
+        await using var busy = await server.ConnectAsync();
+        var caller = await server.ConnectAsync();
+
+        // The busy client's calls reach the provider first, then the caller's (two connections are not ordered).
+        var forwarded = new List<JsonElement>();
+        for (var i = 0; i < othersCalls; i++)
+        {
+            await busy.SendAsync(LineClient.Request(i, "work"));
+            forwarded.Add(await provider.ReadAsync());
+        }
+
+        foreach (var id in new[] { 1, 2 })
+        {
+            await caller.SendAsync(LineClient.Request(id, "work"));
+            forwarded.Add(await provider.ReadAsync());
+        }
+
+        var counters = server.Router.Counters;
+        var before = Volatile.Read(ref counters.CallsExaminedByCancels);
+        await caller.SendAsync(Cancel("99"));
+        await caller.SendAsync(Cancel("3")); // one of the busy client's ids, not the caller's
+        await AssertProviderSeesOnlyPingAsync(caller, provider);
+        Assert.Equal(before + 4, Volatile.Read(ref counters.CallsExaminedByCancels));
+
+        // Its disconnect walks the same two calls, and tells the provider about those two only.
+        await caller.DisposeAsync();
+        var cancelled = new HashSet<long>();
+        for (var i = 0; i < 2; i++)
+        {
+            cancelled.Add((await provider.ReadAsync()).GetProperty("params").GetProperty("id").GetInt64());
+        }
+
+        Assert.Equal(before + 6, Volatile.Read(ref counters.CallsExaminedByCancels));
+        Assert.Equal(forwarded.Skip(othersCalls).Select(f => f.GetProperty("id").GetInt64()).ToHashSet(), cancelled);
+        foreach (var call in forwarded.Take(othersCalls))
+        {
+            await ReplyAsync(provider, call, "\"result\":0");
+            Answer.IsResult(await busy.ReadAsync(), "0");
+        }
+    }
+
+    [Fact]
+    public async Task CancelRequest_FloodForUnknownId_OthersCallsAllAnsweredAndEachCancelExaminesOneCall()
+    {
+        const int cancels = 100_000;
+        const int chunk = 1_000;
+        const int calls = 200;
+        var bound = TimeSpan.FromSeconds(120); // generous: a loaded 2-core machine; it takes about a second when idle
+        await using var server = await RouterServer.StartAsync(o => o.CallTimeout = TimeSpan.FromMinutes(5)); // no log per cancel
+        await using var holder = await server.ConnectRegisteredAsync("h", "hold");
+        await using var worker = await server.ConnectRegisteredAsync("w", "work");
+        await using var flooder = await server.ConnectAsync();
+        await using var caller = await server.ConnectAsync();
+
+        await flooder.SendAsync(LineClient.Request("held", "hold"));
+        var held = await holder.ReadAsync();
+        var counters = server.Router.Counters;
+        var before = Volatile.Read(ref counters.CallsExaminedByCancels);
+
+        var lines = System.Text.Encoding.UTF8.GetBytes(string.Concat(Enumerable.Repeat(Cancel("\"unknown\"") + "\n", chunk)));
+        var flood = Task.Run(async () =>
+        {
+            for (var i = 0; i < cancels / chunk; i++)
+            {
+                await flooder.SendRawAsync(lines);
+            }
+        });
+        var serve = Task.Run(async () =>
+        {
+            for (var i = 0; i < calls; i++)
+            {
+                await worker.ServeOneAsync(i.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            }
+        });
+        var call = Task.Run(async () =>
+        {
+            for (var i = 0; i < calls; i++)
+            {
+                await caller.SendAsync(LineClient.Request(i, "work"));
+                var answer = await caller.ReadAsync();
+                Assert.Equal(i, answer.GetProperty("id").GetInt32());
+                Answer.IsResult(answer, i.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            }
+        });
+        await Task.WhenAll(flood, serve, call).WaitAsync(bound);
+
+        // The flooder's read loop is in order: once its stats call is answered, every cancellation has been handled.
+        var stats = (await flooder.CallAsync("get_server_stats")).GetProperty("result");
+        Assert.Equal(0, stats.GetProperty("cancels_forwarded").GetInt64());
+        Assert.Equal(before + cancels, Volatile.Read(ref counters.CallsExaminedByCancels));
+        await holder.AssertSilentAsync(TimeSpan.FromMilliseconds(200));
+        await ReplyAsync(holder, held, "\"result\":\"kept\"");
+        Answer.IsResult(await flooder.ReadAsync(), "\"kept\"");
+    }
+
+    [Fact]
     public async Task CancelRequest_UnknownOrFinishedId_ChangesNothing()
     {
         await using var setup = await StartAsync();
@@ -259,23 +387,16 @@ public sealed class CancellationTests(ITestOutputHelper output)
         await using var other = await server.ConnectAsync();
         var caller = await server.ConnectAsync();
 
-        await caller.SendAsync(LineClient.Request(1, "work"));
-        await caller.SendAsync(LineClient.Request(2, "work"));
-        await other.SendAsync(LineClient.Request(3, "work"));
+        // One at a time: two connections' calls may reach the provider in either order.
         var ids = new HashSet<long>();
-        long othersId = 0;
-        for (var i = 0; i < 3; i++)
+        foreach (var id in new[] { 1, 2 })
         {
-            var forwarded = await provider.ReadAsync();
-            if (i < 2)
-            {
-                ids.Add(forwarded.GetProperty("id").GetInt64());
-            }
-            else
-            {
-                othersId = forwarded.GetProperty("id").GetInt64();
-            }
+            await caller.SendAsync(LineClient.Request(id, "work"));
+            ids.Add((await provider.ReadAsync()).GetProperty("id").GetInt64());
         }
+
+        await other.SendAsync(LineClient.Request(3, "work"));
+        var othersId = (await provider.ReadAsync()).GetProperty("id").GetInt64();
 
         await caller.DisposeAsync();
         var cancelled = new HashSet<long>();

@@ -28,6 +28,9 @@ internal sealed class RouterCounters
     public long AnswersDropped;
     public long CancelsForwarded;
 
+    // Not reported: how many pending calls cancellations have looked at, so tests can see what one costs.
+    public long CallsExaminedByCancels;
+
     public long StartedAt = Environment.TickCount64;
 
     public JsonRpcRouterStats Snapshot() => new()

@@ -1,9 +1,10 @@
 namespace JsonRpc.Server.Routing;
 
 /// <summary>
-/// A call forwarded to a provider and not yet answered: who asked, under which id, where the answer goes. Pooled:
-/// whoever removes it from the provider's in-flight table (the answer, the timeout, the provider's disconnect or the
-/// shutdown) completes it and returns it, exactly once.
+/// A call forwarded to a provider and not yet answered: who asked, under which id, who holds it, where the answer goes.
+/// It sits in two lists at once: the provider's in-flight table and the caller's own pending calls (for the caller's
+/// cancellations). Pooled: whoever removes it from the provider's in-flight table (the answer, the timeout, the
+/// provider's disconnect or the shutdown) completes it, takes it out of the caller's list and returns it, exactly once.
 /// </summary>
 internal sealed class PendingCall
 {
@@ -12,6 +13,9 @@ internal sealed class PendingCall
     private int _callerIdLength;
 
     public RouterConnection Caller { get; private set; } = null!;
+
+    /// <summary>The connection the call was routed to.</summary>
+    public RouterConnection Provider { get; private set; } = null!;
 
     public BatchReply? Batch { get; private set; }
 
@@ -24,12 +28,17 @@ internal sealed class PendingCall
     internal PendingCall? Previous;
     internal PendingCall? Next;
 
+    // Links in the caller's list of its pending calls (guarded by the caller's lock; no order).
+    internal PendingCall? CallerPrevious;
+    internal PendingCall? CallerNext;
+
     /// <summary>The caller's id token exactly as sent (quotes included), to put back into the answer.</summary>
     public ReadOnlySpan<byte> CallerId => _callerId.AsSpan(0, _callerIdLength);
 
-    public void Initialize(RouterConnection caller, ReadOnlySpan<byte> callerId, BatchReply? batch, long routerId)
+    public void Initialize(RouterConnection caller, RouterConnection provider, ReadOnlySpan<byte> callerId, BatchReply? batch, long routerId)
     {
         Caller = caller;
+        Provider = provider;
         Batch = batch;
         RouterId = routerId;
         if (callerId.Length > _callerId.Length)
@@ -44,9 +53,11 @@ internal sealed class PendingCall
     public void Clear()
     {
         Caller = null!;
+        Provider = null!;
         Batch = null;
         RouterId = 0;
         Previous = Next = null;
+        CallerPrevious = CallerNext = null;
         _callerIdLength = 0;
         if (_callerId.Length > RetainedIdCapacity)
         {

@@ -25,7 +25,7 @@ internal sealed partial class RouterConnection
         }
 
         var hostCall = _serverScope?.Cancel(id) ?? false;
-        var forwarded = PendingAsCaller > 0 ? _router.CancelRoutedCalls(this, id) : 0;
+        var forwarded = PendingAsCaller > 0 ? CancelRoutedCalls(id) : 0;
         RouterLog.CancelRequested(_logger, ConnectionId, Name, id.ToString(), forwarded, hostCall);
     }
 

@@ -154,7 +154,7 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        var call = _router.RentCall(this, idToken, batch);
+        var call = _router.RentCall(this, provider, idToken, batch);
         batch?.Expect();
 
         // The provider sees the router's id, so that answers can be matched whatever ids the callers chose.

@@ -1,6 +1,3 @@
-using System.Buffers.Text;
-using JsonRpc.Protocol;
-
 namespace JsonRpc.Server.Routing;
 
 internal sealed partial class RouterConnection
@@ -114,36 +111,6 @@ internal sealed partial class RouterConnection
 
         call.Previous = call.Next = null;
     }
-
-    /// <summary>
-    /// Adds to <paramref name="routerIds"/> the router ids of the calls <paramref name="caller"/> made that wait on this
-    /// connection: those of id <paramref name="callerId"/> (as the caller wrote it), or all of them when it is None.
-    /// Walks the table, which costs nothing on the call path; it runs only for a cancellation.
-    /// </summary>
-    public void FindCallsOf(RouterConnection caller, in RequestId callerId, List<long> routerIds)
-    {
-        if (Volatile.Read(ref _outstanding) == 0)
-        {
-            return;
-        }
-
-        Span<byte> plain = stackalloc byte[20];
-        var plainLength = callerId.TryGetInt64(out var number) && Utf8Formatter.TryFormat(number, plain, out var written) ? written : 0;
-        lock (_inFlightLock)
-        {
-            for (var call = _oldest; call is not null; call = call.Next)
-            {
-                if (call.Caller == caller && (callerId.IsNone || SameId(call.CallerId, callerId, plain[..plainLength])))
-                {
-                    routerIds.Add(call.RouterId);
-                }
-            }
-        }
-    }
-
-    // The common case, an integer id written plainly, compares bytes; any other spelling is read and compared as an id.
-    private static bool SameId(ReadOnlySpan<byte> token, in RequestId id, ReadOnlySpan<byte> plain)
-        => (!plain.IsEmpty && token.SequenceEqual(plain)) || (RequestId.TryParse(token, out var other) && other == id);
 
     /// <summary>
     /// Fails every call waiting on this connection, now. When it is closing (<paramref name="close"/>) the table takes

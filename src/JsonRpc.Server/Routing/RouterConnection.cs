@@ -117,7 +117,7 @@ internal sealed partial class RouterConnection
             if (PendingAsCaller > 0)
             {
                 // Nobody waits for these answers any more: providers still working on them are told to stop.
-                _router.CancelRoutedCalls(this, RequestId.None);
+                CancelRoutedCalls(RequestId.None);
             }
 
             FailInFlight(close: true, shuttingDown: reason == CloseReason.ShuttingDown);

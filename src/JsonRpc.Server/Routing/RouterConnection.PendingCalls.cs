@@ -1,0 +1,98 @@
+using System.Buffers.Text;
+using JsonRpc.Protocol;
+
+namespace JsonRpc.Server.Routing;
+
+internal sealed partial class RouterConnection
+{
+    // The routed calls this connection made that wait for an answer, linked through their caller links, newest first.
+    // A call is in it from the moment it is rented until it is released (answer, timeout, provider gone, shutdown).
+    // Only this connection's read loop (a new call, a cancellation, the disconnect) and the completions of its own calls
+    // take the lock, so a cancellation costs this connection's own pending calls (at most MaxPendingCallsPerConnection),
+    // whatever the size of the router or the traffic of other clients, and never touches another connection's lock.
+    private readonly Lock _callsLock = new();
+    private PendingCall? _calls;
+
+    // The (provider, router id) pairs of one cancellation, sent once the lock is released. Read loop only.
+    private List<(RouterConnection Provider, long RouterId)>? _cancelTargets;
+
+    /// <summary>Adds a call this connection made to its pending calls; done before the call can complete.</summary>
+    internal void TrackCall(PendingCall call)
+    {
+        lock (_callsLock)
+        {
+            call.CallerNext = _calls;
+            if (_calls is not null)
+            {
+                _calls.CallerPrevious = call;
+            }
+
+            _calls = call;
+        }
+    }
+
+    /// <summary>Removes a completed call from this connection's pending calls, once, before it goes back to the pool.</summary>
+    internal void ForgetCall(PendingCall call)
+    {
+        lock (_callsLock)
+        {
+            if (call.CallerPrevious is null)
+            {
+                _calls = call.CallerNext;
+            }
+            else
+            {
+                call.CallerPrevious.CallerNext = call.CallerNext;
+            }
+
+            if (call.CallerNext is not null)
+            {
+                call.CallerNext.CallerPrevious = call.CallerPrevious;
+            }
+
+            call.CallerPrevious = call.CallerNext = null;
+        }
+    }
+
+    /// <summary>
+    /// Sends <c>$/cancelRequest</c> to the provider of each routed call this connection made with id
+    /// <paramref name="callerId"/> (as it wrote it), or of every one when it is None, under the id that provider saw;
+    /// returns how many were told. Walks this connection's own pending calls only. The provider and router id are read
+    /// under the lock, so a call completing meanwhile cannot be reused under our feet; at worst its provider, which may
+    /// have answered already, gets a cancellation for an id it no longer has, which it ignores.
+    /// </summary>
+    private int CancelRoutedCalls(in RequestId callerId)
+    {
+        Span<byte> plain = stackalloc byte[20];
+        var plainLength = callerId.TryGetInt64(out var number) && Utf8Formatter.TryFormat(number, plain, out var written) ? written : 0;
+        var targets = _cancelTargets ??= [];
+        var examined = 0;
+        lock (_callsLock)
+        {
+            for (var call = _calls; call is not null; call = call.CallerNext)
+            {
+                examined++;
+                if (callerId.IsNone || SameId(call.CallerId, callerId, plain[..plainLength]))
+                {
+                    targets.Add((call.Provider, call.RouterId));
+                }
+            }
+        }
+
+        foreach (var (provider, routerId) in targets)
+        {
+            provider.SendCancel(routerId);
+        }
+
+        var count = targets.Count;
+        targets.Clear();
+        var counters = _router.Counters;
+        Interlocked.Add(ref counters.CallsExaminedByCancels, examined);
+        Interlocked.Add(ref counters.CancelsForwarded, count);
+        return count;
+    }
+
+    // The common case, an integer id written plainly, compares bytes; any other spelling is read and compared as an id.
+    private static bool SameId(ReadOnlySpan<byte> token, in RequestId id, ReadOnlySpan<byte> plain)
+        => (!plain.IsEmpty && token.SequenceEqual(plain)) || (RequestId.TryParse(token, out var other) && other == id);
+}
