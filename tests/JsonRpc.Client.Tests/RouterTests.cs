@@ -118,9 +118,17 @@ public sealed class RouterTests
         Assert.Equal("{\"x\":1,\"y\":2}", gotB.Single());
 
         Assert.True(await b.UnsubscribeAsync("moved").Bounded());
+        var sentinels = new ConcurrentQueue<string>();
+        await b.SubscribeAsync("sentinel", _ => sentinels.Enqueue("b")).Bounded();
+        await publisher.SubscribeAsync("sentinel", _ => sentinels.Enqueue("publisher")).Bounded();
         await publisher.PublishAsync("moved", new Point(3, 4), Ctx.Point).Bounded();
         await Timeouts.Until(() => gotA.Count == 2, "a got the second event");
-        await Task.Delay(100);
+
+        // Instead of waiting a while for events that must not come: the router would queue a copy of the second "moved"
+        // for b or the publisher while it handles the publish, before a has even received its copy, so before a's
+        // "sentinel"; each connection delivers in order, and each client runs its event handlers in order.
+        await a.PublishAsync("sentinel", RawJson.Parse("0")).Bounded();
+        await Timeouts.Until(() => sentinels.Count == 2, "b and the publisher got the sentinel");
         Assert.Single(gotB);
         Assert.Empty(gotPublisher);
     }

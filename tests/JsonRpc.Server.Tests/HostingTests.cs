@@ -170,7 +170,7 @@ public sealed class HostingTests(ITestOutputHelper output)
         var request = await provider.ReadAsync();
 
         var stopping = server.DisposeAsync().AsTask();
-        await Task.Delay(100);
+        await Eventually.TrueAsync(() => server.Router.IsShuttingDown, "the router is shutting down");
         Answer.IsError(await caller.CallAsync("slow"), RouterErrorCodes.ShuttingDown); // new calls are refused
         await provider.SendAsync($$"""{"jsonrpc":"2.0","id":{{request.GetProperty("id").GetRawText()}},"result":"made it"}""");
         Answer.IsResult(await caller.ReadAsync(), "\"made it\"");
