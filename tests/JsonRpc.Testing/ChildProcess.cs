@@ -175,6 +175,31 @@ public sealed partial class ChildProcess : IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// Whether <paramref name="signal"/> is ignored in this process, and so in every child it starts: a shell without job
+    /// control starts background commands (<c>cmd &amp;</c>) with SIGINT ignored, and .NET keeps a signal ignored when it
+    /// was so at start. A test that sends SIGINT to a child must then send another signal. Read from /proc (Linux).
+    /// </summary>
+    public static bool IsIgnoredHere(int signal)
+    {
+        const string prefix = "SigIgn:";
+        if (signal is < 1 or > 64 || !File.Exists("/proc/self/status"))
+        {
+            return false;
+        }
+
+        foreach (var line in File.ReadLines("/proc/self/status"))
+        {
+            if (line.StartsWith(prefix, StringComparison.Ordinal))
+            {
+                var mask = ulong.Parse(line.AsSpan(prefix.Length).Trim(), System.Globalization.NumberStyles.HexNumber, System.Globalization.CultureInfo.InvariantCulture);
+                return (mask & (1UL << (signal - 1))) != 0;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>Kills the process tree if it is still running and waits (bounded) for it to go.</summary>
     public async ValueTask DisposeAsync()
     {
