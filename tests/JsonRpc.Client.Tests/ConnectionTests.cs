@@ -26,11 +26,22 @@ public sealed class ConnectionTests
     public async Task CallAsync_Canceled_ThrowsOperationCanceledAndDropsLateAnswer()
     {
         await using var server = new TestServer().Install();
+        server.Unanswered["hold"] = true;
         await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port).Bounded();
-        using var cts = new CancellationTokenSource(TimeSpan.FromMilliseconds(100));
+        using var cts = new CancellationTokenSource();
 
-        var ex = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.CallAsync("delay", RawJson.Parse("[400]"), cts.Token).Bounded());
+        // Cancel once the request is surely out, and answer only after that: no timer races a loaded machine.
+        var call = client.CallAsync("hold", RawJson.Parse("[1]"), cts.Token).AsTask();
+        await Timeouts.Until(() => server.Received.Any(m => m.Contains("\"hold\"", StringComparison.Ordinal)), "the server got the call");
+        await cts.CancelAsync();
+        var ex = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.Bounded());
         Assert.Equal(cts.Token, ex.CancellationToken);
+
+        using (var request = System.Text.Json.JsonDocument.Parse(server.Received.Single(m => m.Contains("\"hold\"", StringComparison.Ordinal))))
+        {
+            await server.SendToAllAsync($$"""{"jsonrpc":"2.0","id":{{request.RootElement.GetProperty("id").GetRawText()}},"result":1}""");
+        }
+
         await Timeouts.Until(() => client.DroppedAnswers == 1, "the late answer arrived and was dropped");
         Assert.Equal(JsonRpcClientState.Connected, client.State);
     }
