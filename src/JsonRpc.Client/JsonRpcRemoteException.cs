@@ -33,7 +33,7 @@ public sealed class JsonRpcRemoteException : Exception
     /// <summary>The error object as the peer sent it.</summary>
     public JsonRpcErrorDetail ToErrorDetail() => new(Code, Message, ErrorData);
 
-    /// <inheritdoc/>
+    /// <summary>The exception's type, message, error code, method (when known) and error data (when present), on one line.</summary>
     public override string ToString()
         => $"{GetType().FullName}: {Message} (code {Code}{(Method is null ? "" : ", method '" + Method + "'")}){(ErrorData.IsEmpty ? "" : " data: " + ErrorData)}";
 }

@@ -17,7 +17,7 @@ public sealed class JsonRpcConnectionHandler : ConnectionHandler
         _router = router;
     }
 
-    /// <inheritdoc/>
+    /// <summary>Serves the connection as one router client until either side closes it or the router shuts down.</summary>
     public override Task OnConnectedAsync(ConnectionContext connection)
     {
         ArgumentNullException.ThrowIfNull(connection);

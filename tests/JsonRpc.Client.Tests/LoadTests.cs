@@ -35,7 +35,8 @@ public sealed class LoadTests(ITestOutputHelper output)
             }
         }));
 
-        await Task.WhenAll(workers).Bounded();
+        // 40,000 calls on 2 cores that other test assemblies and builds may share: a bound for a stuck call, not a speed test.
+        await Task.WhenAll(workers).WaitAsync(TimeSpan.FromSeconds(90));
         Assert.Equal(0, client.DroppedAnswers);
     }
 

@@ -254,7 +254,7 @@ public sealed class ServingTests : IAsyncLifetime
         }
 
         await Timeouts.Until(() => Volatile.Read(ref seen) >= 2, "the queued events ran");
-        await Task.Delay(100);
+        await Task.Delay(100); // not synchronisation: a window in which a wrongly kept fourth event would also run
 
         // The queue's capacity, plus one if the handler had taken the first event before the burst filled the queue:
         // of 20 events at most 3 ran, the rest were dropped.

@@ -163,10 +163,10 @@ public readonly struct RawJson : IEquatable<RawJson>
     /// <summary>Byte-for-byte equality of the JSON text.</summary>
     public bool Equals(RawJson other) => _utf8.Span.SequenceEqual(other._utf8.Span);
 
-    /// <inheritdoc/>
+    /// <summary>True when <paramref name="obj"/> is a <see cref="RawJson"/> with byte-for-byte the same JSON text.</summary>
     public override bool Equals([NotNullWhen(true)] object? obj) => obj is RawJson other && Equals(other);
 
-    /// <inheritdoc/>
+    /// <summary>A hash of the JSON text's bytes, consistent with <see cref="Equals(RawJson)"/>.</summary>
     public override int GetHashCode()
     {
         var hash = new HashCode();

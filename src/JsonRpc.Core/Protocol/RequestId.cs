@@ -262,14 +262,17 @@ public readonly struct RequestId : IEquatable<RequestId>
         }
     }
 
-    /// <inheritdoc/>
+    /// <summary>
+    /// True when both ids are of the same kind with the same value as sent: <c>1</c> and <c>"1"</c> differ, and so do
+    /// <c>1</c> and <c>1.0</c> (numbers compare by their JSON text, as the peer echoes it).
+    /// </summary>
     public bool Equals(RequestId other)
         => _kind == other._kind && _number == other._number && string.Equals(_text, other._text, StringComparison.Ordinal);
 
-    /// <inheritdoc/>
+    /// <summary>True when <paramref name="obj"/> is a <see cref="RequestId"/> equal to this one (see <see cref="Equals(RequestId)"/>).</summary>
     public override bool Equals([NotNullWhen(true)] object? obj) => obj is RequestId other && Equals(other);
 
-    /// <inheritdoc/>
+    /// <summary>A hash consistent with <see cref="Equals(RequestId)"/>.</summary>
     public override int GetHashCode() => HashCode.Combine(_kind, _number, _text is null ? 0 : StringComparer.Ordinal.GetHashCode(_text));
 
     /// <summary>The id as JSON text: <c>42</c>, <c>"abc"</c>, <c>null</c>, or the empty string for <see cref="None"/>.</summary>

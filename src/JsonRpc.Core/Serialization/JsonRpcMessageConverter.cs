@@ -31,7 +31,8 @@ public sealed class JsonRpcMessageConverter<TMessage> : JsonConverter<TMessage>
     /// <summary>A JSON <c>null</c> is not a message: it reaches <see cref="Read"/> and is refused there.</summary>
     public override bool HandleNull => true;
 
-    /// <inheritdoc/>
+    /// <summary>Reads one message or batch in a single forward pass, as strictly as <see cref="JsonRpcMessage.Parse(string, JsonRpcReaderOptions?)"/>.</summary>
+    /// <exception cref="JsonRpcProtocolException">The value is not a valid message, or not a <typeparamref name="TMessage"/>.</exception>
     public override TMessage Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
     {
         var readerOptions = reader.CurrentState.Options;
@@ -78,7 +79,7 @@ public sealed class JsonRpcMessageConverter<TMessage> : JsonConverter<TMessage>
         return Check(message!);
     }
 
-    /// <inheritdoc/>
+    /// <summary>Writes the message as JSON-RPC 2.0, with params, results and error data as their raw bytes.</summary>
     public override void Write(Utf8JsonWriter writer, TMessage value, JsonSerializerOptions options)
         => JsonRpcMessageWriter.Write(writer, value);
 

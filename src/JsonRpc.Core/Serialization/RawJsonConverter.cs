@@ -10,10 +10,11 @@ namespace JsonRpc.Serialization;
 /// </summary>
 public sealed class RawJsonConverter : JsonConverter<RawJson>
 {
-    /// <inheritdoc/>
+    /// <summary>A JSON <c>null</c> is a value like any other: it reaches <see cref="Read"/> and becomes <see cref="RawJson.Null"/>.</summary>
     public override bool HandleNull => true;
 
-    /// <inheritdoc/>
+    /// <summary>Copies the current JSON value's exact bytes, checked as strictly as a message.</summary>
+    /// <exception cref="JsonRpcProtocolException">The value has invalid UTF-8, a lone surrogate, a duplicate member name, or is nested too deep.</exception>
     public override RawJson Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
     {
         var bytes = Utf8JsonReaderAccess.CopyValue(ref reader);
@@ -26,7 +27,7 @@ public sealed class RawJsonConverter : JsonConverter<RawJson>
         return RawJson.FromTrustedUtf8(bytes);
     }
 
-    /// <inheritdoc/>
+    /// <summary>Writes the bytes as they are; an absent value as <c>null</c>.</summary>
     public override void Write(Utf8JsonWriter writer, RawJson value, JsonSerializerOptions options) => WriteValue(writer, value);
 
     /// <summary>Writes the bytes as they are; absent as <c>null</c>.</summary>

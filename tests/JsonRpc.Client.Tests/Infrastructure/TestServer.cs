@@ -86,17 +86,7 @@ public sealed class TestServer : IAsyncDisposable
 
     public async Task<int> WaitForConnectionsAsync(int accepted, TimeSpan timeout)
     {
-        var deadline = DateTime.UtcNow + timeout;
-        while (Volatile.Read(ref AcceptedCount) < accepted)
-        {
-            if (DateTime.UtcNow > deadline)
-            {
-                throw new TimeoutException($"Only {AcceptedCount} of {accepted} connections arrived.");
-            }
-
-            await Task.Delay(10);
-        }
-
+        await Eventually.TrueAsync(() => Volatile.Read(ref AcceptedCount) >= accepted, $"{accepted} connections arrived", timeout);
         return AcceptedCount;
     }
 

@@ -12,18 +12,6 @@ public static class Timeouts
 
     public static Task Bounded(this Task task) => task.WaitAsync(Test);
 
-    /// <summary>Polls <paramref name="condition"/> until it holds, for at most the test timeout.</summary>
-    public static async Task Until(Func<bool> condition, string what)
-    {
-        var deadline = DateTime.UtcNow + Test;
-        while (!condition())
-        {
-            if (DateTime.UtcNow > deadline)
-            {
-                throw new TimeoutException("Still not: " + what);
-            }
-
-            await Task.Delay(10);
-        }
-    }
+    /// <summary>Polls <paramref name="condition"/> until it holds, for at most the test timeout (see <see cref="Eventually"/>).</summary>
+    public static Task Until(Func<bool> condition, string what) => Eventually.TrueAsync(condition, what, Test);
 }

@@ -1,5 +1,3 @@
-using System.Diagnostics;
-using System.Text;
 using System.Text.Json;
 using JsonRpc.Client;
 
@@ -8,10 +6,9 @@ namespace JsonRpc.Samples.Tests.CudaWorker;
 /// <summary>A CudaWorker process connected to a router; killed on dispose if it is still running.</summary>
 internal sealed class RunningWorker : IAsyncDisposable
 {
-    private readonly Process _process;
-    private readonly StringBuilder _stderr = new();
+    private readonly ChildProcess _process;
 
-    private RunningWorker(Process process, string name)
+    private RunningWorker(ChildProcess process, string name)
     {
         _process = process;
         Name = name;
@@ -20,101 +17,54 @@ internal sealed class RunningWorker : IAsyncDisposable
     public string Name { get; }
 
     /// <summary>What the worker wrote so far (its log is on stderr).</summary>
-    public string Log
-    {
-        get
-        {
-            lock (_stderr)
-            {
-                return _stderr.ToString();
-            }
-        }
-    }
+    public string Log => _process.Output;
 
     /// <summary>Starts a worker against the router on <paramref name="port"/> and waits until it provides its methods.</summary>
     public static async Task<RunningWorker> StartAsync(JsonRpcClient observer, int port, string? name, IReadOnlyDictionary<string, string>? environment = null)
     {
-        var start = WorkerProcess.StartInfo(environment ?? new Dictionary<string, string>(), ["--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture), .. name is null ? Array.Empty<string>() : ["--name", name]]);
-        var process = Process.Start(start)!;
+        var process = WorkerProcess.Start(environment ?? new Dictionary<string, string>(), ["--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture), .. name is null ? Array.Empty<string>() : ["--name", name]]);
         var worker = new RunningWorker(process, name ?? $"cuda-worker-{process.Id}");
-        process.ErrorDataReceived += (_, line) => worker.Append(line.Data);
-        process.OutputDataReceived += (_, line) => worker.Append(line.Data);
-        process.BeginErrorReadLine();
-        process.BeginOutputReadLine();
-        process.StandardInput.Close();
         try
         {
-            await worker.WaitProvidingAsync(observer);
+            await Eventually.TrueAsync(() => worker.ProvidesAsync(observer), $"the worker provides gpu.matmul as {worker.Name}", TimeSpan.FromSeconds(20));
         }
-        catch
+        catch (Exception ex) when (ex is TimeoutException or InvalidOperationException)
         {
+            var log = worker.Log;
             await worker.DisposeAsync();
-            throw;
+            throw new InvalidOperationException($"{ex.Message} The worker's log: {log}", ex);
         }
 
         return worker;
     }
 
-    private void Append(string? line)
-    {
-        lock (_stderr)
-        {
-            _stderr.AppendLine(line);
-        }
-    }
-
     /// <summary>Asks the worker to stop as a service manager would (SIGTERM) and returns its exit code.</summary>
-    public async Task<int> TerminateAsync()
+    public Task<int> TerminateAsync()
     {
-        using (var kill = Process.Start("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
-        {
-            await kill.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10));
-        }
-
-        await _process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(15));
-        return _process.ExitCode;
+        _process.Signal(ChildProcess.SigTerm);
+        return _process.WaitForExitAsync(TimeSpan.FromSeconds(15));
     }
 
-    public async ValueTask DisposeAsync()
+    public ValueTask DisposeAsync() => _process.DisposeAsync();
+
+    private async ValueTask<bool> ProvidesAsync(JsonRpcClient observer)
     {
-        if (!_process.HasExited)
+        if (_process.HasExited)
         {
-            _process.Kill(entireProcessTree: true);
-            await _process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10));
+            throw new InvalidOperationException("The worker exited before providing its methods.");
         }
 
-        _process.Dispose();
-    }
-
-    private async Task WaitProvidingAsync(JsonRpcClient observer)
-    {
-        var deadline = Stopwatch.StartNew();
-        while (true)
+        var methods = await observer.CallAsync("list_methods").AsTask().WaitAsync(TimeSpan.FromSeconds(10));
+        using var document = JsonDocument.Parse(methods.Utf8);
+        foreach (var entry in document.RootElement.EnumerateArray())
         {
-            if (_process.HasExited)
+            if (entry.GetProperty("method").GetString() == "gpu.matmul"
+                && entry.GetProperty("providers").EnumerateArray().Any(provider => provider.GetString() == Name))
             {
-                throw new InvalidOperationException($"The worker exited with code {_process.ExitCode}: {Log}");
+                return true;
             }
-
-            var methods = await observer.CallAsync("list_methods").AsTask().WaitAsync(TimeSpan.FromSeconds(10));
-            using (var document = JsonDocument.Parse(methods.Utf8))
-            {
-                foreach (var entry in document.RootElement.EnumerateArray())
-                {
-                    if (entry.GetProperty("method").GetString() == "gpu.matmul"
-                        && entry.GetProperty("providers").EnumerateArray().Any(provider => provider.GetString() == Name))
-                    {
-                        return;
-                    }
-                }
-            }
-
-            if (deadline.Elapsed > TimeSpan.FromSeconds(20))
-            {
-                throw new TimeoutException($"The worker did not provide gpu.matmul within 20 s: {Log}");
-            }
-
-            await Task.Delay(50);
         }
+
+        return false;
     }
 }
