@@ -21,6 +21,7 @@ public sealed partial class JsonRpcRouter
 
             connection.SetName(name);
             Interlocked.Increment(ref Counters.RegisteredClients);
+            ClusterRegistryChanged(connection);
             return true;
         }
     }
@@ -48,6 +49,8 @@ public sealed partial class JsonRpcRouter
                 {
                     Interlocked.Increment(ref Counters.Methods);
                 }
+
+                ClusterRegistryChanged(connection);
             }
 
             return true;
@@ -57,7 +60,7 @@ public sealed partial class JsonRpcRouter
     // Under the registry lock. A name the connection already has takes no more room.
     private bool HasRoomFor(RouterConnection connection, byte[] nameUtf8, bool provider)
     {
-        if (connection.Provided.Count + connection.Subscribed.Count < Options.MaxRoutesPerConnection)
+        if (connection.Provided.Count + connection.Subscribed.Count < Options.MaxRoutesPerConnection || connection.IsPeer)
         {
             return true;
         }
@@ -76,6 +79,7 @@ public sealed partial class JsonRpcRouter
             }
 
             connection.Provided.Remove(route);
+            ClusterRegistryChanged(connection);
             return true;
         }
     }
@@ -95,6 +99,7 @@ public sealed partial class JsonRpcRouter
             {
                 connection.Subscribed.Add(route);
                 Interlocked.Increment(ref Counters.Subscriptions);
+                ClusterRegistryChanged(connection);
             }
 
             return true;
@@ -111,6 +116,7 @@ public sealed partial class JsonRpcRouter
             }
 
             connection.Subscribed.Remove(route);
+            ClusterRegistryChanged(connection);
             return true;
         }
     }
@@ -136,6 +142,7 @@ public sealed partial class JsonRpcRouter
             {
                 _clients.Remove(name);
                 Interlocked.Decrement(ref Counters.RegisteredClients);
+                ClusterRegistryChanged(connection);
             }
         }
     }
@@ -205,13 +212,21 @@ public sealed partial class JsonRpcRouter
         {
             writer.WriteStartObject();
             writer.WriteString("method"u8, method);
-            writer.WriteStartArray("providers"u8);
-            foreach (var provider in providers ?? [])
+            if (Cluster is { } cluster)
             {
-                writer.WriteStringValue(provider.Name);
+                cluster.WriteProviders(writer, method, providers);
+            }
+            else
+            {
+                writer.WriteStartArray("providers"u8);
+                foreach (var provider in providers ?? [])
+                {
+                    writer.WriteStringValue(provider.Name);
+                }
+
+                writer.WriteEndArray();
             }
 
-            writer.WriteEndArray();
             if (providers is null)
             {
                 writer.WriteBoolean("server"u8, true);
@@ -249,6 +264,7 @@ public sealed partial class JsonRpcRouter
         writer.WriteNumber("timeouts"u8, s.Timeouts);
         writer.WriteNumber("answers_dropped"u8, s.AnswersDropped);
         writer.WriteNumber("uptime_ms"u8, (long)s.Uptime.TotalMilliseconds);
+        Cluster?.WriteStats(writer);
         writer.WriteEndObject();
     }
 }

@@ -54,4 +54,10 @@ public static class RouterErrorCodes
     /// (<see cref="JsonRpcRouterOptions.MaxRoutesPerConnection"/>); the registration or subscription is refused.
     /// </summary>
     public const int TooManyRoutes = -32013;
+
+    /// <summary>
+    /// Clustered routers only: the node cannot reach the other nodes (NATS is unreachable), so a call to another node
+    /// cannot be sent, or a new client name cannot be checked across the cluster.
+    /// </summary>
+    public const int ClusterUnavailable = -32020;
 }

@@ -61,7 +61,7 @@ public static class JsonRpcRouterConfiguration
         return mappings;
     }
 
-    private static string? ReadString(IConfiguration section, string name, string alias)
+    internal static string? ReadString(IConfiguration section, string name, string alias)
     {
         var value = section[alias];
         return string.IsNullOrEmpty(value) ? NullIfEmpty(section[name]) : value;
@@ -69,7 +69,7 @@ public static class JsonRpcRouterConfiguration
 
     private static string? NullIfEmpty(string? value) => string.IsNullOrEmpty(value) ? null : value;
 
-    private static int? ReadInt(IConfiguration section, string name, string alias)
+    internal static int? ReadInt(IConfiguration section, string name, string alias)
     {
         var (key, text) = Find(section, name, alias);
         if (text is null)
@@ -82,7 +82,7 @@ public static class JsonRpcRouterConfiguration
             : throw Invalid(section, key, text, "an integer");
     }
 
-    private static bool? ReadBool(IConfiguration section, string name, string alias)
+    internal static bool? ReadBool(IConfiguration section, string name, string alias)
     {
         var (key, text) = Find(section, name, alias);
         if (text is null)
@@ -96,7 +96,7 @@ public static class JsonRpcRouterConfiguration
             : throw Invalid(section, key, text, "true or false");
     }
 
-    private static TimeSpan? ReadTime(IConfiguration section, string name, string millisecondsAlias)
+    internal static TimeSpan? ReadTime(IConfiguration section, string name, string millisecondsAlias)
     {
         var ms = section[millisecondsAlias];
         if (!string.IsNullOrEmpty(ms))
