@@ -6,8 +6,10 @@ using JsonRpc.Server;
 // The content root is the app's own folder, so its appsettings.json is found whatever the working directory
 // (`dotnet run --project`, or the installed tool).
 var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
-builder.Configuration.AddCommandLine(args, JsonRpcRouterConfiguration.CommandLineSwitchMappings.ToDictionary());
+builder.Configuration.AddCommandLine(args, JsonRpcRouterConfiguration.CommandLineSwitchMappings
+    .Concat(JsonRpc.Server.Cluster.JsonRpcClusterConfiguration.CommandLineSwitchMappings).ToDictionary());
 builder.Services.AddJsonRpcRouter();
+builder.Services.AddJsonRpcCluster(); // joins a cluster only when --nats_url (NatsUrl) is set
 builder.WebHost.ConfigureKestrel(kestrel => kestrel.ListenJsonRpcRouter());
 
 var app = builder.Build();

@@ -154,8 +154,10 @@ public sealed partial class JsonRpcCluster
                     }).ConfigureAwait(false);
                 }
 
+                // Cut off from NATS, nothing is heard from anyone: the other nodes are kept (calls to them fail at once
+                // with ClusterUnavailable) and judged again once NATS is back.
                 var now = Environment.TickCount64;
-                foreach (var link in _peers.Values)
+                foreach (var link in IsConnected ? _peers.Values : [])
                 {
                     if (now - link.LastSeen > timeout)
                     {

@@ -327,7 +327,13 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
         if (Volatile.Read(ref _started) != 0 && _loops.Count > 1)
         {
             ClusterLog.Connected(_logger, NodeName, _options.NatsUrl!);
-            RequestAnnounce(); // the others dropped this node while it was away
+            var now = Environment.TickCount64;
+            foreach (var link in _peers.Values)
+            {
+                link.LastSeen = now; // unheard while this node was away: give each its full timeout again
+            }
+
+            RequestAnnounce(); // the others may have dropped this node while it was away
         }
 
         return ValueTask.CompletedTask;
@@ -341,7 +347,8 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
         }
 
         // The answers to calls already sent are lost with the connection: fail them now rather than at their timeout.
-        // The nodes themselves stay until NodeTimeout, in case NATS is back first; meanwhile calls to them fail at once.
+        // The nodes themselves stay, so that calls to their methods fail with a clear ClusterUnavailable (not "method
+        // not found") until NATS is back; then heartbeats tell which are still alive.
         ClusterLog.Disconnected(_logger, NodeName, args.Message);
         foreach (var link in _peers.Values)
         {
