@@ -37,7 +37,7 @@ public sealed partial class RouterProcess : IAsyncDisposable
 
     public static async Task<RouterProcess> StartAsync(ITestOutputHelper output, string name, params string[] args)
     {
-        var dll = FindRouterDll();
+        var dll = JsonRpc.Testing.RouterBuild.FindRouterDll();
         var start = new ProcessStartInfo("dotnet")
         {
             RedirectStandardOutput = true,
@@ -105,23 +105,5 @@ public sealed partial class RouterProcess : IAsyncDisposable
         {
             _log.AppendLine(line);
         }
-    }
-
-    private static string FindRouterDll()
-    {
-        // tests/JsonRpc.Cluster.Tests/bin/<Configuration>/net10.0/ -> src/JsonRpc.Router/bin/<Configuration>/net10.0/
-        var baseDirectory = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
-        var framework = baseDirectory.Name;
-        var configuration = baseDirectory.Parent!.Name;
-        var root = baseDirectory;
-        while (root is not null && !File.Exists(Path.Combine(root.FullName, "JsonRpc.sln")))
-        {
-            root = root.Parent;
-        }
-
-        Assert.NotNull(root);
-        var dll = Path.Combine(root!.FullName, "src", "JsonRpc.Router", "bin", configuration, framework, "JsonRpc.Router.dll");
-        Assert.True(File.Exists(dll), $"{dll} is not built");
-        return dll;
     }
 }

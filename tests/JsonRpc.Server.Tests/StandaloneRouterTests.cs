@@ -18,7 +18,7 @@ public sealed partial class StandaloneRouterTests(ITestOutputHelper output)
     [Fact]
     public async Task Router_Process_ServesCallsAndShutsDownGracefullyOnSigint()
     {
-        var dll = FindRouterDll();
+        var dll = JsonRpc.Testing.RouterBuild.FindRouterDll();
         var start = new ProcessStartInfo("dotnet")
         {
             RedirectStandardOutput = true,
@@ -98,23 +98,5 @@ public sealed partial class StandaloneRouterTests(ITestOutputHelper output)
                 output.WriteLine(log.ToString());
             }
         }
-    }
-
-    private static string FindRouterDll()
-    {
-        // tests/JsonRpc.Server.Tests/bin/<Configuration>/net10.0/ -> src/JsonRpc.Router/bin/<Configuration>/net10.0/
-        var baseDirectory = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
-        var framework = baseDirectory.Name;
-        var configuration = baseDirectory.Parent!.Name;
-        var root = baseDirectory;
-        while (root is not null && !File.Exists(Path.Combine(root.FullName, "JsonRpc.sln")))
-        {
-            root = root.Parent;
-        }
-
-        Assert.NotNull(root);
-        var dll = Path.Combine(root!.FullName, "src", "JsonRpc.Router", "bin", configuration, framework, "JsonRpc.Router.dll");
-        Assert.True(File.Exists(dll), $"{dll} is not built");
-        return dll;
     }
 }
