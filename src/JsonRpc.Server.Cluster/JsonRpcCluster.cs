@@ -125,7 +125,9 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
             ReconnectWaitMax = TimeSpan.FromSeconds(2),
             ReconnectJitter = TimeSpan.FromMilliseconds(100),
             PingInterval = _options.NodeTimeout,
+            // A full subscription waits rather than drops: a dropped message would be a lost call or event.
             SubPendingChannelCapacity = 64 * 1024,
+            SubPendingChannelFullMode = System.Threading.Channels.BoundedChannelFullMode.Wait,
             AuthOpts = NatsAuthOpts.Default with
             {
                 Username = _options.NatsUser,
