@@ -103,6 +103,49 @@ public sealed class ClusterFailureTests(ITestOutputHelper output)
         Answer.IsError(await caller.CallAsync("b.work"), -32601);
     }
 
+    [NatsFact]
+    public async Task RouterProcessKilled_NextMessageToItComesBackNoResponders_CallsFailLongBeforeNodeTimeout()
+    {
+        await using var nats = await NatsServer.StartAsync();
+        string[] common = ["--nats_url", nats.Url, "--call_timeout_ms", "60000", "--cluster_node_timeout_ms", "30000"];
+        await using var a = await RouterProcess.StartAsync(output, "a", [.. common, "--node_name", "a"]);
+        await using var b = await RouterProcess.StartAsync(output, "b", [.. common, "--node_name", "b"]);
+        await using var provider = await LineClient.ConnectAsync(b.Port);
+        await provider.RegisterAsync("on-b");
+        await provider.ProvideAsync("b.work");
+        await using var caller = await LineClient.ConnectAsync(a.Port);
+        await caller.RegisterAsync("on-a");
+        await Eventually.TrueAsync(() => ListsMethod(caller, "b.work").GetAwaiter().GetResult(), "node a lists b.work", TimeSpan.FromSeconds(20));
+        await caller.SendAsync(LineClient.Request("first", "b.work"));
+        await provider.ReadAsync();
+
+        // Heartbeats alone would take 30 s to tell. Once NATS has seen b's socket close, the next message to b is
+        // answered "no responders", and a drops b at once, failing every call waiting on it.
+        var watch = Stopwatch.StartNew();
+        b.Kill();
+        var answers = new List<System.Text.Json.JsonElement>();
+        for (var probe = 0; probe < 20 && !answers.Exists(e => e.GetProperty("id").ValueEquals("first")); probe++)
+        {
+            await caller.SendAsync(LineClient.Request("probe-" + probe, "b.work"));
+            try
+            {
+                while (true)
+                {
+                    answers.Add(await caller.ReadAsync(TimeSpan.FromMilliseconds(500)));
+                }
+            }
+            catch (TimeoutException)
+            {
+                // No more answers for now: probe again.
+            }
+        }
+
+        var first = Assert.Single(answers, e => e.GetProperty("id").ValueEquals("first"));
+        Answer.IsError(first, RouterErrorCodes.ProviderDisconnected);
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(15), $"failed after {watch.Elapsed}; the node timeout is 30 s");
+        Assert.False(await ListsMethod(caller, "b.work"));
+    }
+
     private static async Task<bool> ListsMethod(LineClient client, string method)
     {
         var list = (await client.CallAsync("list_methods")).GetProperty("result");
