@@ -71,17 +71,8 @@ public sealed class ClusterFailureTests(ITestOutputHelper output)
     [NatsFact]
     public async Task TwoRouterProcesses_CallAcross_ThenProviderNodeKilled_CallsFailWellBeforeTimeoutAndMethodsVanish()
     {
-        await using var nats = await NatsServer.StartAsync();
-        string[] common = ["--nats_url", nats.Url, "--call_timeout_ms", "30000", "--cluster_heartbeat_ms", "250", "--cluster_node_timeout_ms", "1500"];
-        await using var a = await RouterProcess.StartAsync(output, "a", [.. common, "--node_name", "a"]);
-        await using var b = await RouterProcess.StartAsync(output, "b", [.. common, "--node_name", "b"]);
-
-        await using var provider = await LineClient.ConnectAsync(b.Port);
-        await provider.RegisterAsync("on-b");
-        await provider.ProvideAsync("b.work");
-        await using var caller = await LineClient.ConnectAsync(a.Port);
-        await caller.RegisterAsync("on-a");
-        await Eventually.TrueAsync(() => ListsMethod(caller, "b.work").GetAwaiter().GetResult(), "node a lists b.work", TimeSpan.FromSeconds(20));
+        await using var nodes = await TwoProcesses.StartAsync(output, "--call_timeout_ms", "30000", "--cluster_heartbeat_ms", "250", "--cluster_node_timeout_ms", "1500");
+        var (b, provider, caller) = (nodes.B, nodes.Provider, nodes.Caller);
 
         await caller.SendAsync(LineClient.Request("x1", "b.work", """{"n":1}"""));
         var request = await provider.ServeOneAsync("""{"ok":true}""");
@@ -106,16 +97,8 @@ public sealed class ClusterFailureTests(ITestOutputHelper output)
     [NatsFact]
     public async Task RouterProcessKilled_NextMessageToItComesBackNoResponders_CallsFailLongBeforeNodeTimeout()
     {
-        await using var nats = await NatsServer.StartAsync();
-        string[] common = ["--nats_url", nats.Url, "--call_timeout_ms", "60000", "--cluster_node_timeout_ms", "30000"];
-        await using var a = await RouterProcess.StartAsync(output, "a", [.. common, "--node_name", "a"]);
-        await using var b = await RouterProcess.StartAsync(output, "b", [.. common, "--node_name", "b"]);
-        await using var provider = await LineClient.ConnectAsync(b.Port);
-        await provider.RegisterAsync("on-b");
-        await provider.ProvideAsync("b.work");
-        await using var caller = await LineClient.ConnectAsync(a.Port);
-        await caller.RegisterAsync("on-a");
-        await Eventually.TrueAsync(() => ListsMethod(caller, "b.work").GetAwaiter().GetResult(), "node a lists b.work", TimeSpan.FromSeconds(20));
+        await using var nodes = await TwoProcesses.StartAsync(output, "--call_timeout_ms", "60000", "--cluster_node_timeout_ms", "30000");
+        var (b, provider, caller) = (nodes.B, nodes.Provider, nodes.Caller);
         await caller.SendAsync(LineClient.Request("first", "b.work"));
         await provider.ReadAsync();
 
@@ -146,7 +129,7 @@ public sealed class ClusterFailureTests(ITestOutputHelper output)
         Assert.False(await ListsMethod(caller, "b.work"));
     }
 
-    private static async Task<bool> ListsMethod(LineClient client, string method)
+    internal static async Task<bool> ListsMethod(LineClient client, string method)
     {
         var list = (await client.CallAsync("list_methods")).GetProperty("result");
         return list.EnumerateArray().Any(e => e.GetProperty("method").GetString() == method);
