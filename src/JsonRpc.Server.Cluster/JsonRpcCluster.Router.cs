@@ -23,14 +23,11 @@ public sealed partial class JsonRpcCluster : IRouterCluster
         return names;
     }
 
+    // Checked against what this node knows of the others. Cut off from NATS, that is their registries as last heard
+    // (kept while cut off), so a node serving alone still grants names nobody held; a name granted on two sides of a
+    // cut is settled when NATS is back: the earlier claim keeps it (see ApplyState).
     ClusterRefusal? IRouterCluster.CheckClientName(string name)
     {
-        if (!IsConnected)
-        {
-            return new ClusterRefusal(RouterErrorCodes.ClusterUnavailable, "Cluster unavailable",
-                "NATS is unreachable, so the name cannot be checked across the cluster; try again when it is back.");
-        }
-
         foreach (var link in _peers.Values)
         {
             foreach (var client in link.Clients)

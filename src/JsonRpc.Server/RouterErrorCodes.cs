@@ -56,8 +56,8 @@ public static class RouterErrorCodes
     public const int TooManyRoutes = -32013;
 
     /// <summary>
-    /// Clustered routers only: the node cannot reach the other nodes (NATS is unreachable), so a call to another node
-    /// cannot be sent, or a new client name cannot be checked across the cluster.
+    /// Clustered routers only: the node cannot reach the other nodes (NATS is unreachable), so a call to a method that
+    /// only other nodes provide cannot be sent.
     /// </summary>
     public const int ClusterUnavailable = -32020;
 }

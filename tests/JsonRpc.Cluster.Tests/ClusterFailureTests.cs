@@ -35,9 +35,10 @@ public sealed class ClusterFailureTests(ITestOutputHelper output)
         await local.ServeOneAsync("\"still here\"");
         Answer.IsResult(await caller.ReadAsync(), "\"still here\"");
 
-        // New names cannot be checked across the cluster while it is cut off.
+        // Cut off, a node still knows the others' names as last heard: those stay taken, new ones are granted.
         await using var newcomer = await cluster.ConnectAsync(0);
-        Answer.IsError(await newcomer.CallAsync("register_client", """{"name":"new"}"""), RouterErrorCodes.ClusterUnavailable);
+        Answer.IsError(await newcomer.CallAsync("register_client", """{"name":"remote"}"""), RouterErrorCodes.NameTaken);
+        await newcomer.RegisterAsync("new");
 
         await cluster.Nats.RestartAsync();
         await Eventually.TrueAsync(() => cluster.Nodes.TrueForAll(n => n.Cluster.IsConnected), "every node reconnected", TimeSpan.FromSeconds(20));
@@ -47,7 +48,42 @@ public sealed class ClusterFailureTests(ITestOutputHelper output)
         var answer = await caller.ReadAsync();
         Assert.Equal("again", answer.GetProperty("id").GetString());
         Answer.IsResult(answer, "\"back\"");
-        await newcomer.RegisterAsync("new");
+        await Eventually.TrueAsync(() => cluster.Nodes[1].Cluster.RemoteClientNames().Contains("new"), "the name granted while cut off reached node 1");
+    }
+
+    [NatsFact]
+    public async Task StartAsync_NatsNotYetRunning_ServesAloneThenJoinsWhenNatsStarts()
+    {
+        var port = NatsServer.FreePort();
+        await using var host = await RouterHost.StartAsync(logger: new TestOutputLoggerProvider(output));
+        await using var node = new JsonRpc.Server.Cluster.JsonRpcCluster(host.Router, new JsonRpc.Server.Cluster.JsonRpcClusterOptions
+        {
+            NatsUrl = $"nats://127.0.0.1:{port}",
+            NodeName = "early",
+            ConnectTimeout = TimeSpan.FromMilliseconds(300),
+        });
+        await node.StartAsync();
+        Assert.False(node.IsConnected);
+
+        // Alone, it still serves local calls.
+        await using var provider = await LineClient.ConnectAsync(host.Port);
+        await provider.RegisterAsync("p");
+        await provider.ProvideAsync("local");
+        await using var caller = await LineClient.ConnectAsync(host.Port);
+        await caller.SendAsync(LineClient.Request(1, "local"));
+        await provider.ServeOneAsync("1");
+        Answer.IsResult(await caller.ReadAsync(), "1");
+
+        await using var nats = await NatsServer.StartAsync(port);
+        await Eventually.TrueAsync(() => node.IsConnected, "the node connects once NATS runs", TimeSpan.FromSeconds(20));
+        await using var other = await RouterHost.StartAsync();
+        await using var otherNode = new JsonRpc.Server.Cluster.JsonRpcCluster(other.Router, new JsonRpc.Server.Cluster.JsonRpcClusterOptions { NatsUrl = nats.Url, NodeName = "late" });
+        await otherNode.StartAsync();
+        await Eventually.TrueAsync(() => ClusterCallTests.RouteCount(other.Router, "local") == 1, "the late node routes the early node's method", TimeSpan.FromSeconds(10));
+        await using var remoteCaller = await LineClient.ConnectAsync(other.Port);
+        await remoteCaller.SendAsync(LineClient.Request("across", "local"));
+        await provider.ServeOneAsync("2");
+        Answer.IsResult(await remoteCaller.ReadAsync(), "2");
     }
 
     [NatsFact]
