@@ -25,7 +25,9 @@ public sealed class LoadOptions
           --caller raw|client|both  raw: this tool's minimal socket caller (the least client-side cost);
                                     client: JsonRpcClient (what applications see); both: a run each [both]
           --provider client|raw     the echo provider: JsonRpcClient or a minimal socket one  [client]
-          --connect HOST:PORT       load a running router instead of an in-process one
+          --connect HOST:PORT       load a running router instead of an in-process one; given twice
+                                    (--connect A --connect B), callers go to A and providers to B: two
+                                    nodes of a cluster, every call crossing between them
                                     (with --direct, that router must serve `echo` itself)
           --json PATH               also write the report as JSON
           --plot PATH.png           run the connection sweep (closed loop, --sweep counts) and plot
@@ -75,6 +77,9 @@ public sealed class LoadOptions
 
     /// <summary>A running router to load instead of an in-process one.</summary>
     public DnsEndPoint? Connect { get; set; }
+
+    /// <summary>Where the echo providers connect when not to <see cref="Connect"/> (a second cluster node).</summary>
+    public DnsEndPoint? ProviderConnect { get; set; }
 
     /// <summary>Where to write the JSON report.</summary>
     public string? JsonPath { get; set; }
@@ -164,9 +169,14 @@ public sealed class LoadOptions
                         _ => throw new ArgumentException($"--provider is raw or client, not '{value}'."),
                     };
                     break;
-                case "--connect":
+                case "--connect" when options.Connect is null:
                     options.Connect = EndPoint(value);
                     break;
+                case "--connect" when options.ProviderConnect is null:
+                    options.ProviderConnect = EndPoint(value);
+                    break;
+                case "--connect":
+                    throw new ArgumentException("--connect is given once (one router) or twice (callers' node, providers' node).");
                 case "--json":
                     options.JsonPath = value;
                     break;

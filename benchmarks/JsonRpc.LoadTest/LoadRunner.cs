@@ -54,7 +54,12 @@ public static class LoadRunner
                 for (var p = 0; p < options.Providers; p++)
                 {
                     var name = string.Create(CultureInfo.InvariantCulture, $"echo-{Environment.ProcessId}-{p}");
-                    providers.Add(await StartProviderAsync(options.Provider, endPoint, name, options, setup.Token).ConfigureAwait(false));
+                    providers.Add(await StartProviderAsync(options.Provider, (EndPoint?)options.ProviderConnect ?? endPoint, name, options, setup.Token).ConfigureAwait(false));
+                }
+
+                if (options.ProviderConnect is not null)
+                {
+                    await WaitUntilListedAsync(endPoint, options.Providers, setup.Token).ConfigureAwait(false);
                 }
             }
 
@@ -102,7 +107,8 @@ public static class LoadRunner
             var (cpuStart, cpuEnd) = await cpu.ConfigureAwait(false);
 
             var stats = host?.Router.GetStats();
-            var target = options.Connect is null ? "in-process" : $"{options.Connect.Host}:{options.Connect.Port}";
+            var target = options.Connect is null ? "in-process" : $"{options.Connect.Host}:{options.Connect.Port}"
+                + (options.ProviderConnect is { } pc ? $" (providers on {pc.Host}:{pc.Port})" : string.Empty);
             // Stopped early (Ctrl+C): the measured window ends where the run was stopped.
             var measured = stoppedAt == 0 ? options.Duration : System.Diagnostics.Stopwatch.GetElapsedTime(clock.MeasureStart, Math.Clamp(stoppedAt, clock.MeasureStart, clock.MeasureEnd));
             if (stoppedAt != 0)
@@ -139,6 +145,29 @@ public static class LoadRunner
         => kind == ClientKind.Client
             ? await ClientEchoProvider.StartAsync(endPoint, name, options.PayloadBytes, cancellationToken).ConfigureAwait(false)
             : await RawEchoProvider.StartAsync(endPoint, name, options.PayloadBytes + 128, cancellationToken).ConfigureAwait(false);
+
+    /// <summary>
+    /// Waits until the callers' node lists <paramref name="count"/> providers of <c>echo</c>: registered on another
+    /// node of a cluster, they reach this one within milliseconds, but not before the first call.
+    /// </summary>
+    private static async Task WaitUntilListedAsync(EndPoint endPoint, int count, CancellationToken cancellationToken)
+    {
+        await using var observer = await ClientConnections.ConnectAsync(endPoint, 0, cancellationToken).ConfigureAwait(false);
+        while (true)
+        {
+            var list = await observer.CallAsync("list_methods", cancellationToken: cancellationToken).ConfigureAwait(false);
+            using var document = System.Text.Json.JsonDocument.Parse(list.Utf8);
+            foreach (var entry in document.RootElement.EnumerateArray())
+            {
+                if (entry.GetProperty("method"u8).ValueEquals("echo"u8) && entry.GetProperty("providers"u8).GetArrayLength() >= count)
+                {
+                    return;
+                }
+            }
+
+            await Task.Delay(20, cancellationToken).ConfigureAwait(false);
+        }
+    }
 
     private static Task<Func<RunClock, ICaller>> ConnectCallerAsync(ClientKind kind, EndPoint endPoint, EchoPayload payload, int window, CancellationToken cancellationToken)
         => kind == ClientKind.Client

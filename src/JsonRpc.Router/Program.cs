@@ -3,7 +3,8 @@ using JsonRpc.Server;
 using Microsoft.Extensions.Options;
 
 // The standalone JSON-RPC router: `dotnet run --project src/JsonRpc.Router` serves tcp://127.0.0.1:8080; with
-// `--http_port 8081` also /rpc (WebSocket and POST), /healthz and the dashboard on http://127.0.0.1:8081/.
+// `--http_port 8081` also /rpc (WebSocket and POST), /healthz and the dashboard on http://127.0.0.1:8081/; with
+// `--nats_url nats://127.0.0.1:4222` it joins the other routers on that NATS as one cluster.
 // Settings: appsettings.json's "JsonRpcRouter" section, JsonRpcRouter__* environment variables, and the command line
 // (`--port 9000`, `--call_timeout_ms 5000`, or `--JsonRpcRouter:Port=9000`); `--help` lists them. Ctrl+C shuts down
 // gracefully. The content root is the app's own folder, so its appsettings.json is found whatever the working
@@ -16,12 +17,13 @@ if (RouterCommandLine.Check(args, Console.Out, Console.Error, out var arguments)
 try
 {
     var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { Args = arguments, ContentRootPath = AppContext.BaseDirectory });
-    builder.Configuration.AddCommandLine(arguments, JsonRpcRouterConfiguration.CommandLineSwitchMappings.ToDictionary());
+    builder.Configuration.AddCommandLine(arguments, RouterCommandLine.SwitchMappings);
 
     // The router says what listens where in its own words; the generic hosting lines would name ports wrongly.
     builder.Logging.AddFilter("Microsoft.Hosting.Lifetime", LogLevel.Warning);
     builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
     builder.Services.AddJsonRpcRouter();
+    builder.Services.AddJsonRpcCluster(); // joins a cluster only when --nats_url (NatsUrl) is set
     builder.WebHost.ConfigureKestrel(kestrel => kestrel.ListenJsonRpcRouter());
 
     var app = builder.Build();

@@ -1,5 +1,6 @@
 using System.Globalization;
 using JsonRpc.Server;
+using JsonRpc.Server.Cluster;
 
 namespace JsonRpc.Router;
 
@@ -16,6 +17,7 @@ internal static class RouterCommandLine
     public const int UsageError = 64;
 
     private static readonly JsonRpcRouterOptions Defaults = new();
+    private static readonly JsonRpcClusterOptions ClusterDefaults = new();
 
     // Every switch, in the order --help lists them: the snake_case name, the .NET option name, what it takes, the
     // default, and what it does.
@@ -39,7 +41,26 @@ internal static class RouterCommandLine
         new("certificate_path", nameof(JsonRpcRouterOptions.CertificatePath), "<file>", "none", "TLS certificate (.pfx/.p12 or PEM) for both ports: tls://, https://, wss://."),
         new("certificate_key_path", nameof(JsonRpcRouterOptions.CertificateKeyPath), "<file>", "none", "Private key file of a PEM certificate."),
         new("certificate_password", nameof(JsonRpcRouterOptions.CertificatePassword), "<password>", "none", "Password of the certificate or key file."),
+        new("nats_url", nameof(JsonRpcClusterOptions.NatsUrl), "<url[,url]>", "none (single node)", "Join a cluster of routers through NATS at these URLs (nats:// or tls://)."),
+        new("node_name", nameof(JsonRpcClusterOptions.NodeName), "<name>", "host name and port", "This router's name in the cluster; unique among the nodes."),
+        new("cluster_subject_prefix", nameof(JsonRpcClusterOptions.SubjectPrefix), "<prefix>", ClusterDefaults.SubjectPrefix, "First token of every NATS subject the cluster uses; separate clusters on one NATS need different ones."),
+        new("cluster_heartbeat_ms", nameof(JsonRpcClusterOptions.HeartbeatInterval), "<ms>", Ms(ClusterDefaults.HeartbeatInterval), "How often a node tells the others it is alive."),
+        new("cluster_node_timeout_ms", nameof(JsonRpcClusterOptions.NodeTimeout), "<ms>", Ms(ClusterDefaults.NodeTimeout), "A node silent this long is dropped: its methods vanish and its calls fail."),
+        new("cluster_connect_timeout_ms", nameof(JsonRpcClusterOptions.ConnectTimeout), "<ms>", Ms(ClusterDefaults.ConnectTimeout), "How long a connection attempt to NATS may take."),
+        new("nats_user", nameof(JsonRpcClusterOptions.NatsUser), "<user>", "none", "NATS user name (with nats_password)."),
+        new("nats_password", nameof(JsonRpcClusterOptions.NatsPassword), "<password>", "none", "NATS password."),
+        new("nats_token", nameof(JsonRpcClusterOptions.NatsToken), "<token>", "none", "NATS authentication token."),
+        new("nats_creds_file", nameof(JsonRpcClusterOptions.NatsCredsFile), "<file>", "none", "NATS credentials file (JWT and NKey seed)."),
+        new("nats_nkey_file", nameof(JsonRpcClusterOptions.NatsNKeyFile), "<file>", "none", "NATS NKey seed file."),
+        new("nats_tls", nameof(JsonRpcClusterOptions.NatsTls), "[true|false]", "false", "Require TLS to NATS."),
+        new("nats_tls_ca_file", nameof(JsonRpcClusterOptions.NatsTlsCaFile), "<file>", "none", "CA certificate that NATS's certificate must chain to."),
+        new("nats_tls_cert_file", nameof(JsonRpcClusterOptions.NatsTlsCertFile), "<file>", "none", "Client certificate for NATS (PEM)."),
+        new("nats_tls_key_file", nameof(JsonRpcClusterOptions.NatsTlsKeyFile), "<file>", "none", "Key of the client certificate for NATS (PEM)."),
     ];
+
+    /// <summary>The snake_case switches of the router and of the cluster, for <c>AddCommandLine</c>.</summary>
+    public static IDictionary<string, string> SwitchMappings { get; } = JsonRpcRouterConfiguration.CommandLineSwitchMappings
+        .Concat(JsonRpcClusterConfiguration.CommandLineSwitchMappings).ToDictionary(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>
     /// Checks <paramref name="args"/>: returns an exit code when the process should stop here (after --help, or on a
@@ -105,7 +126,7 @@ internal static class RouterCommandLine
 
     private static bool IsKnown(string name)
     {
-        if (JsonRpcRouterConfiguration.CommandLineSwitchMappings.ContainsKey("--" + name))
+        if (SwitchMappings.ContainsKey("--" + name))
         {
             return true;
         }
@@ -121,7 +142,8 @@ internal static class RouterCommandLine
         return name.StartsWith("Logging:", StringComparison.OrdinalIgnoreCase) || name.Equals("environment", StringComparison.OrdinalIgnoreCase);
     }
 
-    private static bool IsFlag(string name) => name.Equals("require_registration", StringComparison.OrdinalIgnoreCase);
+    private static bool IsFlag(string name)
+        => name.Equals("require_registration", StringComparison.OrdinalIgnoreCase) || name.Equals("nats_tls", StringComparison.OrdinalIgnoreCase);
 
     private static void WriteHelp(TextWriter output)
     {

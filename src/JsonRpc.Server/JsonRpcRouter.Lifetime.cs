@@ -114,9 +114,9 @@ public sealed partial class JsonRpcRouter
         var registration = (long)Options.RegistrationTimeout.TotalMilliseconds;
         foreach (var connection in _connections.Keys)
         {
-            if (connection.IsClosing)
+            if (connection.IsClosing || connection.IsPeer)
             {
-                continue;
+                continue; // a cluster node's liveness is the cluster's heartbeat
             }
 
             if (keepAlive > 0 && now - connection.LastActivity > keepAlive)

@@ -21,6 +21,7 @@ public sealed partial class JsonRpcRouter
 
             connection.SetName(name);
             Interlocked.Increment(ref Counters.RegisteredClients);
+            ClusterRegistryChanged(connection);
             return true;
         }
     }
@@ -49,6 +50,8 @@ public sealed partial class JsonRpcRouter
                 {
                     Interlocked.Increment(ref Counters.Methods);
                 }
+
+                ClusterRegistryChanged(connection);
             }
 
             return true;
@@ -58,7 +61,7 @@ public sealed partial class JsonRpcRouter
     // Under the registry lock. A name the connection already has takes no more room.
     private bool HasRoomFor(RouterConnection connection, byte[] nameUtf8, bool provider)
     {
-        if (connection.Provided.Count + connection.Subscribed.Count < Options.MaxRoutesPerConnection)
+        if (connection.Provided.Count + connection.Subscribed.Count < Options.MaxRoutesPerConnection || connection.IsPeer)
         {
             return true;
         }
@@ -77,6 +80,7 @@ public sealed partial class JsonRpcRouter
             }
 
             connection.Provided.Remove(route);
+            ClusterRegistryChanged(connection);
             return true;
         }
     }
@@ -96,6 +100,7 @@ public sealed partial class JsonRpcRouter
             {
                 connection.Subscribed.Add(route);
                 Interlocked.Increment(ref Counters.Subscriptions);
+                ClusterRegistryChanged(connection);
             }
 
             return true;
@@ -112,6 +117,7 @@ public sealed partial class JsonRpcRouter
             }
 
             connection.Subscribed.Remove(route);
+            ClusterRegistryChanged(connection);
             return true;
         }
     }
@@ -137,6 +143,7 @@ public sealed partial class JsonRpcRouter
             {
                 _clients.Remove(name);
                 Interlocked.Decrement(ref Counters.RegisteredClients);
+                ClusterRegistryChanged(connection);
             }
         }
     }
@@ -206,13 +213,21 @@ public sealed partial class JsonRpcRouter
         {
             writer.WriteStartObject();
             writer.WriteString("method"u8, method);
-            writer.WriteStartArray("providers"u8);
-            foreach (var provider in providers ?? [])
+            if (Cluster is { } cluster)
             {
-                writer.WriteStringValue(provider.Name);
+                cluster.WriteProviders(writer, method, providers);
+            }
+            else
+            {
+                writer.WriteStartArray("providers"u8);
+                foreach (var provider in providers ?? [])
+                {
+                    writer.WriteStringValue(provider.Name);
+                }
+
+                writer.WriteEndArray();
             }
 
-            writer.WriteEndArray();
             if (providers is null)
             {
                 writer.WriteBoolean("server"u8, true);
@@ -279,6 +294,7 @@ public sealed partial class JsonRpcRouter
         writer.WriteNumber("answers_dropped"u8, s.AnswersDropped);
         writer.WriteNumber("cancels_forwarded"u8, s.CancelsForwarded);
         writer.WriteNumber("uptime_ms"u8, (long)s.Uptime.TotalMilliseconds);
+        Cluster?.WriteStats(writer);
         writer.WriteEndObject();
     }
 }

@@ -54,4 +54,10 @@ public static class RouterErrorCodes
     /// (<see cref="JsonRpcRouterOptions.MaxRoutesPerConnection"/>); the registration or subscription is refused.
     /// </summary>
     public const int TooManyRoutes = -32013;
+
+    /// <summary>
+    /// Clustered routers only: the node cannot reach the other nodes (NATS is unreachable), so a call to a method that
+    /// only other nodes provide cannot be sent.
+    /// </summary>
+    public const int ClusterUnavailable = -32020;
 }

@@ -38,4 +38,7 @@ internal enum CloseReason
 
     /// <summary>The transport failed.</summary>
     TransportError,
+
+    /// <summary>Clustered routers only: another node held the client's name first.</summary>
+    NameConflict,
 }

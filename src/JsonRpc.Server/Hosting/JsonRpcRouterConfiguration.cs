@@ -62,7 +62,7 @@ public static class JsonRpcRouterConfiguration
         return mappings;
     }
 
-    private static string? ReadString(IConfiguration section, string name, string alias)
+    internal static string? ReadString(IConfiguration section, string name, string alias)
     {
         var value = section[alias];
         return string.IsNullOrEmpty(value) ? NullIfEmpty(section[name]) : value;
@@ -70,7 +70,7 @@ public static class JsonRpcRouterConfiguration
 
     private static string? NullIfEmpty(string? value) => string.IsNullOrEmpty(value) ? null : value;
 
-    private static int? ReadInt(IConfiguration section, string name, string alias)
+    internal static int? ReadInt(IConfiguration section, string name, string alias)
     {
         var (key, text) = Find(section, name, alias);
         if (text is null)
@@ -83,7 +83,7 @@ public static class JsonRpcRouterConfiguration
             : throw Invalid(section, key, text, "an integer");
     }
 
-    private static bool? ReadBool(IConfiguration section, string name, string alias)
+    internal static bool? ReadBool(IConfiguration section, string name, string alias)
     {
         var (key, text) = Find(section, name, alias);
         if (text is null)
@@ -97,7 +97,7 @@ public static class JsonRpcRouterConfiguration
             : throw Invalid(section, key, text, "true or false");
     }
 
-    private static TimeSpan? ReadTime(IConfiguration section, string name, string millisecondsAlias)
+    internal static TimeSpan? ReadTime(IConfiguration section, string name, string millisecondsAlias)
     {
         var ms = section[millisecondsAlias];
         if (!string.IsNullOrEmpty(ms))

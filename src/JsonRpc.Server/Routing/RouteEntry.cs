@@ -12,6 +12,9 @@ internal sealed class RouteEntry(byte[] nameUtf8)
     private RouterConnection[] _subscribers = [];
     private int _rotation;
 
+    // Added to a cluster node's load so that any local provider that is not closing comes first.
+    private const long PeerLoad = 1L << 40;
+
     public byte[] NameUtf8 { get; } = nameUtf8;
 
     public string Name { get; } = Encoding.UTF8.GetString(nameUtf8);
@@ -24,9 +27,17 @@ internal sealed class RouteEntry(byte[] nameUtf8)
 
     /// <summary>
     /// The provider with the fewest calls waiting on it; among equals, the next in turn, so that notifications and an
-    /// idle pool spread evenly too. A provider that is closing is taken only if there is no other.
+    /// idle pool spread evenly too. A provider that is closing is taken only if there is no other. A local provider is
+    /// always preferred to another cluster node; with <paramref name="localOnly"/> (a call that came from another node)
+    /// no node is picked at all, so that calls never travel on between nodes.
     /// </summary>
-    public RouterConnection? PickProvider()
+    public RouterConnection? PickProvider(bool localOnly = false)
+    {
+        var picked = Pick();
+        return localOnly && picked is { IsPeer: true } ? null : picked;
+    }
+
+    private RouterConnection? Pick()
     {
         var providers = Providers;
         switch (providers.Length)
@@ -53,7 +64,9 @@ internal sealed class RouteEntry(byte[] nameUtf8)
 
         return best;
 
-        static long Load(RouterConnection provider) => provider.IsClosing ? long.MaxValue : provider.OutstandingAsProvider;
+        static long Load(RouterConnection provider) => provider.IsClosing ? long.MaxValue
+            : provider.IsPeer ? PeerLoad + provider.OutstandingAsProvider
+            : provider.OutstandingAsProvider;
     }
 
     // The mutators run under the router's registry lock.

@@ -119,6 +119,13 @@ internal sealed partial class RouterConnection
             return;
         }
 
+        if (_router.Cluster?.CheckClientName(name) is { } refusal)
+        {
+            RouterLog.RegistrationRefused(_logger, ConnectionId, refusal.Data);
+            call.Fail(refusal.Code, refusal.Message, refusal.Data);
+            return;
+        }
+
         if (!_router.TryRegisterClient(this, name))
         {
             RouterLog.RegistrationRefused(_logger, ConnectionId, $"the name '{name}' is taken");

@@ -138,7 +138,7 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        if (!_router.Routes.TryGetValue(method, out var route) || route.PickProvider() is not { } provider)
+        if (!_router.Routes.TryGetValue(method, out var route) || route.PickProvider(localOnly: IsPeer) is not { } provider)
         {
             Fail(batch, idToken, JsonRpcErrorCodes.MethodNotFound, "Method not found", null);
             return;
@@ -190,7 +190,7 @@ internal sealed partial class RouterConnection
         }
 
         var counters = _router.Counters;
-        var provider = route.PickProvider();
+        var provider = route.PickProvider(localOnly: IsPeer);
         if (provider is not null)
         {
             provider.Send(ReplyWriter.Copy(message));
@@ -204,7 +204,8 @@ internal sealed partial class RouterConnection
             var delivered = 0;
             foreach (var subscriber in subscribers)
             {
-                if (subscriber != this && subscriber != provider && subscriber.Send(ReplyWriter.Copy(message)))
+                // An event from another cluster node reaches this node's subscribers only: every node got it at once.
+                if (subscriber != this && subscriber != provider && !(IsPeer && subscriber.IsPeer) && subscriber.Send(ReplyWriter.Copy(message)))
                 {
                     delivered++;
                 }

@@ -70,7 +70,8 @@ internal sealed partial class RouterConnection
     /// <summary>Counts a call against <see cref="JsonRpcRouterOptions.MaxPendingCallsPerConnection"/>, or refuses it.</summary>
     private bool TryBeginCall(BatchReply? batch, ReadOnlySpan<byte> idToken)
     {
-        if (Interlocked.Increment(ref _pendingAsCaller) <= _router.Options.MaxPendingCallsPerConnection)
+        // A cluster node carries the calls of all its clients, each already held to the limit there.
+        if (Interlocked.Increment(ref _pendingAsCaller) <= _router.Options.MaxPendingCallsPerConnection || IsPeer)
         {
             return true;
         }

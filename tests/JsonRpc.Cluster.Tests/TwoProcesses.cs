@@ -1,0 +1,69 @@
+using JsonRpc.Server.Tests.Infrastructure;
+using JsonRpc.Testing;
+
+namespace JsonRpc.Cluster.Tests;
+
+/// <summary>
+/// A nats-server and two standalone router processes joined through it (nodes a and b), with a provider of
+/// <c>b.work</c> on b and a caller on a, once a lists the method.
+/// </summary>
+public sealed class TwoProcesses : IAsyncDisposable
+{
+    private NatsServer? _nats;
+    private RouterProcess? _a;
+
+    public RouterProcess B { get; private set; } = null!;
+
+    public LineClient Provider { get; private set; } = null!;
+
+    public LineClient Caller { get; private set; } = null!;
+
+    public static async Task<TwoProcesses> StartAsync(ITestOutputHelper output, params string[] args)
+    {
+        var nodes = new TwoProcesses();
+        try
+        {
+            nodes._nats = await NatsServer.StartAsync();
+            string[] common = ["--nats_url", nodes._nats.Url, .. args];
+            nodes._a = await RouterProcess.StartAsync(output, "a", [.. common, "--node_name", "a"]);
+            nodes.B = await RouterProcess.StartAsync(output, "b", [.. common, "--node_name", "b"]);
+            nodes.Provider = await LineClient.ConnectAsync(nodes.B.Port);
+            await nodes.Provider.RegisterAsync("on-b");
+            await nodes.Provider.ProvideAsync("b.work");
+            nodes.Caller = await LineClient.ConnectAsync(nodes._a.Port);
+            await nodes.Caller.RegisterAsync("on-a");
+            var caller = nodes.Caller;
+            await Eventually.TrueAsync(() => ClusterFailureTests.ListsMethod(caller, "b.work").GetAwaiter().GetResult(), "node a lists b.work", TimeSpan.FromSeconds(20));
+            return nodes;
+        }
+        catch
+        {
+            await nodes.DisposeAsync();
+            throw;
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var client in new[] { Caller, Provider })
+        {
+            if (client is not null)
+            {
+                await client.DisposeAsync();
+            }
+        }
+
+        foreach (var router in new[] { _a, B })
+        {
+            if (router is not null)
+            {
+                await router.DisposeAsync();
+            }
+        }
+
+        if (_nats is not null)
+        {
+            await _nats.DisposeAsync();
+        }
+    }
+}
