@@ -100,7 +100,7 @@ public sealed partial class StandaloneRouterTests(ITestOutputHelper output)
         }
     }
 
-    private static string FindRouterDll()
+    internal static string FindRouterDll()
     {
         // tests/JsonRpc.Server.Tests/bin/<Configuration>/net10.0/ -> src/JsonRpc.Router/bin/<Configuration>/net10.0/
         var baseDirectory = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
