@@ -205,6 +205,8 @@ public static class LoadRunner
         return new ServerProcessReport
         {
             Command = target.ProcessCommand ?? $"pid {probe.Pid}",
+            Runtime = target.ProcessRuntime ?? "unknown",
+            Gc = probe.GcMode(),
             CpuSeconds = Math.Round(cpu, 2),
             CpuPercent = window > 0 ? Math.Round(cpu / (window * Environment.ProcessorCount) * 100, 1) : 0,
             TotalCpuSeconds = Math.Round(probe.CpuTime().TotalSeconds, 2),

@@ -87,6 +87,8 @@ public static class StalledClientRun
                 Router = new ServerProcessReport
                 {
                     Command = target.ProcessCommand ?? $"pid {probe.Pid}",
+                    Runtime = target.ProcessRuntime ?? "unknown",
+                    Gc = probe.GcMode(),
                     CpuSeconds = Math.Round(cpu.TotalSeconds, 2),
                     CpuPercent = Math.Round(cpu.TotalSeconds / (options.Duration.TotalSeconds * Environment.ProcessorCount) * 100, 1),
                     TotalCpuSeconds = Math.Round(probe.CpuTime().TotalSeconds, 2),

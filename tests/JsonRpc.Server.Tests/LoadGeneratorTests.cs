@@ -78,6 +78,7 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
         Assert.NotNull(broker);
         Assert.Contains("nats-server", broker.Command, StringComparison.Ordinal);
         Assert.True(broker.PeakRssMb > 1 && broker.CpuSeconds > 0, $"broker: {broker}");
+        Assert.Equal("none", broker.Gc);
         Assert.Equal("nats", report.Runs[1].Provider);
     }
 
@@ -98,7 +99,9 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
         Assert.StartsWith("DOTNET_gcServer=0 dotnet ", router.Command, StringComparison.Ordinal);
         Assert.True(router.CpuSeconds > 0 && router.TotalCpuSeconds >= router.CpuSeconds, $"router CPU: {router}");
         Assert.True(router.StartRssMb > 1 && router.PeakRssMb >= router.StartRssMb, $"router memory: {router}");
-        Assert.Contains("(DOTNET_gcServer=0)", MarkdownTable.Server(run), StringComparison.Ordinal);
+        Assert.Equal("jit", router.Runtime);
+        Assert.Equal("workstation", router.Gc);
+        Assert.Contains("(workstation GC, DOTNET_gcServer=0)", MarkdownTable.Server(run), StringComparison.Ordinal);
     }
 
     [Fact]

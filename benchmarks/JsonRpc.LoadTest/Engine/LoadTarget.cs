@@ -39,6 +39,9 @@ internal sealed class LoadTarget : IAsyncDisposable
     /// <summary>How that process was started, for the report.</summary>
     public string? ProcessCommand { get; private init; }
 
+    /// <summary>"jit" or "native", for the report.</summary>
+    public string? ProcessRuntime { get; private init; }
+
     /// <summary>Its resident memory when the run began, in bytes.</summary>
     public long StartRss { get; private init; }
 
@@ -68,6 +71,7 @@ internal sealed class LoadTarget : IAsyncDisposable
                     NatsUrl = url,
                     Probe = nats.Probe,
                     ProcessCommand = nats.Description,
+                    ProcessRuntime = nats.Runtime,
                     StartRss = nats.StartRss,
                 };
             }
@@ -81,6 +85,7 @@ internal sealed class LoadTarget : IAsyncDisposable
                         _process = router,
                         Probe = router.Probe,
                         ProcessCommand = router.Description,
+                        ProcessRuntime = router.Runtime,
                         StartRss = router.StartRss,
                     };
                 }
@@ -92,6 +97,7 @@ internal sealed class LoadTarget : IAsyncDisposable
                     {
                         Probe = probe,
                         ProcessCommand = probe is null ? null : $"pid {probe.Pid}",
+                        ProcessRuntime = probe?.Runtime(),
                         StartRss = probe?.Rss() ?? 0,
                     };
                 }

@@ -25,6 +25,58 @@ internal sealed class ProcessProbe(int pid)
         }
     }
 
+    /// <summary>
+    /// "jit" when the process has CoreCLR loaded (libcoreclr.so mapped), else "native": for our router that means a
+    /// native AOT build; for nats-server, Go.
+    /// </summary>
+    public string Runtime()
+    {
+        try
+        {
+            foreach (var line in File.ReadLines($"/proc/{Pid}/maps"))
+            {
+                if (line.EndsWith("/libcoreclr.so", StringComparison.Ordinal))
+                {
+                    return "jit";
+                }
+            }
+
+            return "native";
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return "unknown";
+        }
+    }
+
+    /// <summary>
+    /// The process's garbage collector, from its threads' names: "server" when it has server GC threads (".NET Server
+    /// GC"), "workstation" for another .NET process (it has ".NET ..." threads), "none" for a process that is not .NET.
+    /// </summary>
+    public string GcMode()
+    {
+        try
+        {
+            var dotnet = false;
+            foreach (var task in Directory.EnumerateDirectories($"/proc/{Pid}/task"))
+            {
+                var name = File.ReadAllText(Path.Combine(task, "comm")).Trim();
+                if (name.StartsWith(".NET Server GC", StringComparison.Ordinal))
+                {
+                    return "server";
+                }
+
+                dotnet |= name.StartsWith(".NET ", StringComparison.Ordinal);
+            }
+
+            return dotnet ? "workstation" : "none";
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return "unknown";
+        }
+    }
+
     /// <summary>Resident memory now, in bytes.</summary>
     public long Rss() => StatusKilobytes("VmRSS:") * 1024;
 

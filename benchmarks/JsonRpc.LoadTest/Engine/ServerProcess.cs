@@ -34,6 +34,9 @@ internal sealed class ServerProcess : IAsyncDisposable
     /// <summary>Resident memory once it was listening, in bytes.</summary>
     public long StartRss { get; private set; }
 
+    /// <summary>"jit" or "native" (see <see cref="ProcessProbe.Runtime"/>).</summary>
+    public string Runtime { get; private set; } = "unknown";
+
     /// <summary>Starts <paramref name="fileName"/> and waits (up to 60 s) for a line matching <paramref name="listening"/>, whose group 1 is the port.</summary>
     public static async Task<ServerProcess> StartAsync(string fileName, IEnumerable<string> arguments, IEnumerable<KeyValuePair<string, string>> environment, Regex listening, CancellationToken cancellationToken)
     {
@@ -91,6 +94,7 @@ internal sealed class ServerProcess : IAsyncDisposable
 
             server.EndPoint = new IPEndPoint(IPAddress.Loopback, await port.Task.ConfigureAwait(false));
             server.StartRss = server.Probe.Rss();
+            server.Runtime = server.Probe.Runtime();
             return server;
         }
         catch (TimeoutException)

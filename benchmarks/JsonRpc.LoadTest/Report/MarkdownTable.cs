@@ -25,7 +25,7 @@ public static class MarkdownTable
             if (report.StalledClient is { } stalled)
             {
                 stalledRows.AppendLine(string.Create(CultureInfo.InvariantCulture,
-                    $"| {Path.GetFileName(path)} | {Settings(stalled.Router.Command)} | {stalled.PayloadBytes} B to {stalled.Method} | {stalled.BaselineRssMb:N1} | {stalled.PeakRssMb:N1} | {stalled.RiseMb:N1} | {(stalled.Dropped ? $"yes, after {stalled.Seconds:N1} s" : "NO")} | {(stalled.OthersServed ? "yes" : "NO")} ({stalled.OtherCalls:N0} calls) |"));
+                    $"| {Path.GetFileName(path)} | router{Settings(stalled.Router)} | {stalled.PayloadBytes} B to {stalled.Method} | {stalled.BaselineRssMb:N1} | {stalled.PeakRssMb:N1} | {stalled.RiseMb:N1} | {(stalled.Dropped ? $"yes, after {stalled.Seconds:N1} s" : "NO")} | {(stalled.OthersServed ? "yes" : "NO")} ({stalled.OtherCalls:N0} calls) |"));
             }
 
             foreach (var run in report.Runs)
@@ -54,22 +54,25 @@ public static class MarkdownTable
         {
             "streamjsonrpc" => "StreamJsonRpc 2.26.150",
             "nats" => "nats-server",
-            _ => run.Target == "process" ? $"router process{Settings(run.ServerProcess?.Command)}" : run.Target == "in-process" ? "router in-process" : $"router at {run.Target}",
+            _ => run.Target == "process" ? $"router process{Settings(run.ServerProcess)}" : run.Target == "in-process" ? "router in-process" : $"router at {run.Target}",
         };
     }
 
-    /// <summary>The environment settings a server process was started with (e.g. " (DOTNET_gcServer=0)"), and whether it is a native build.</summary>
-    private static string Settings(string? command)
+    /// <summary>How a router process ran: " (native AOT)" for a native build, and the environment settings it was started with.</summary>
+    private static string Settings(ServerProcessReport? process)
     {
-        if (command is null)
+        if (process is null)
         {
             return string.Empty;
         }
 
-        var words = command.Split(' ');
-        var settings = words.TakeWhile(word => word.Contains('=', StringComparison.Ordinal)).ToList();
-        var program = words.Skip(settings.Count).FirstOrDefault() ?? string.Empty;
-        if (program != "dotnet" && !program.EndsWith(".dll", StringComparison.Ordinal))
+        var settings = process.Command.Split(' ').TakeWhile(word => word.Contains('=', StringComparison.Ordinal)).ToList();
+        if (process.Gc is "server" or "workstation")
+        {
+            settings.Insert(0, $"{process.Gc} GC");
+        }
+
+        if (process.Runtime == "native")
         {
             settings.Insert(0, "native AOT");
         }

@@ -43,7 +43,7 @@ public static class ReportPrinter
             {
                 output.WriteLine(string.Create(CultureInfo.InvariantCulture,
                     $"  server       {process.CpuSeconds:N2} s CPU in the window ({process.CpuPercent:N0}% of all cores), {process.TotalCpuSeconds:N2} s in all; RSS {process.StartRssMb:N1} MB at start, {process.EndRssMb:N1} MB at the end, peak {process.PeakRssMb:N1} MB"));
-                output.WriteLine($"               {process.Command}");
+                output.WriteLine($"               {process.Runtime}, {process.Gc} GC: {process.Command}");
             }
 
             if (run.Router is { } router)

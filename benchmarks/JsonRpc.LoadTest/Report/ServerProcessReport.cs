@@ -6,6 +6,12 @@ public sealed record ServerProcessReport
     /// <summary>How it was started: environment settings, program and arguments; or "pid N" for a process given with --router-pid.</summary>
     public required string Command { get; init; }
 
+    /// <summary>"jit" (CoreCLR loaded) or "native" (for our router: a native AOT build).</summary>
+    public string Runtime { get; init; } = "unknown";
+
+    /// <summary>Its garbage collector, seen from its threads: "server", "workstation", or "none" (not .NET).</summary>
+    public string Gc { get; init; } = "unknown";
+
     /// <summary>Its CPU time (user + system) over the measured window, in seconds.</summary>
     public double CpuSeconds { get; init; }
 
