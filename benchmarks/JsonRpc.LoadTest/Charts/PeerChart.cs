@@ -6,7 +6,8 @@ using ScottPlot;
 namespace JsonRpc.LoadTest.Charts;
 
 /// <summary>
-/// Ours against the peers, per workload: one bar panel per report in a folder that ran a peer beside ours, a bar
+/// Ours against the peers, per workload: one bar panel per report in a folder that ran a peer beside ours on one
+/// workload (sweeps are left out), a bar
 /// per run with its calls/s written on it, and the ratio of our best to the peer's best in the panel's title.
 /// </summary>
 internal static class PeerChart
@@ -16,7 +17,8 @@ internal static class PeerChart
         var reports = Directory.GetFiles(folder, "*.json").Order(StringComparer.Ordinal)
             .Select(file => JsonSerializer.Deserialize(File.ReadAllText(file), LoadReportJsonContext.Default.LoadReport))
             .OfType<LoadReport>()
-            .Where(report => report.Runs.Select(run => run.Implementation).Distinct().Count() > 1)
+            .Where(report => report.Runs.Select(run => run.Implementation).Distinct().Count() > 1
+                && report.Runs.Select(run => run.Connections).Distinct().Count() == 1) // one workload, not a sweep
             .ToArray();
         if (reports.Length == 0)
         {
@@ -64,13 +66,30 @@ internal static class PeerChart
         plot.Axes.Margins(bottom: 0, top: 0.2);
         plot.YLabel("calls/s");
         var first = runs[0];
-        var ours = runs.Where(run => run.Implementation == "ours").Select(run => run.CallsPerSecond).DefaultIfEmpty(0).Max();
-        var peer = runs.Where(run => run.Implementation != "ours").Select(run => run.CallsPerSecond).DefaultIfEmpty(0).Max();
-        var ratio = peer > 0 ? string.Create(CultureInfo.InvariantCulture, $": ours {ours / peer:0.0}x") : string.Empty;
         plot.Title(string.Create(CultureInfo.InvariantCulture,
-            $"{(first.Direct ? "direct" : "routed")}, {(first.Mode == "closed" ? "closed loop" : $"window {first.Window}")}, {first.Connections} x {Size(first.PayloadBytes)}{ratio}"));
+            $"{(first.Direct ? "direct" : "routed")}, {(first.Mode == "closed" ? "closed loop" : $"window {first.Window}")}, {first.Connections} x {Size(first.PayloadBytes)}{Ratios(runs)}"));
         plot.Axes.Title.Label.FontSize = 15;
         return plot;
+    }
+
+    /// <summary>
+    /// Ours over the peer, like for like: with the same callers where the peer ran them (StreamJsonRpc), else
+    /// JsonRpcClient callers against the peer's own (NATS.Net).
+    /// </summary>
+    private static string Ratios(List<RunReport> runs)
+    {
+        var parts = new List<string>();
+        foreach (var ours in runs.Where(run => run.Implementation == "ours"))
+        {
+            var peer = runs.FirstOrDefault(run => run.Implementation != "ours" && run.Caller == ours.Caller)
+                ?? (ours.Caller == "client" ? runs.FirstOrDefault(run => run.Implementation != "ours") : null);
+            if (peer is { CallsPerSecond: > 0 })
+            {
+                parts.Add(string.Create(CultureInfo.InvariantCulture, $"{(ours.Caller == "client" ? "client" : ours.Caller)} {ours.CallsPerSecond / peer.CallsPerSecond:0.0}x"));
+            }
+        }
+
+        return parts.Count == 0 ? string.Empty : $": ours {string.Join(", ", parts)}";
     }
 
     private static string Size(int bytes) => bytes >= 1024 && bytes % 1024 == 0 ? $"{bytes / 1024} KB" : $"{bytes} B";
