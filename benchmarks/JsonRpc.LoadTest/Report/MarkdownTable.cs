@@ -12,7 +12,9 @@ public static class MarkdownTable
     {
         var table = new StringBuilder();
         var stalledRows = new StringBuilder();
-        table.AppendLine("| file | workload | server | callers | provider | calls/s | payload Mbps | p50 us | p99 us | p99.9 us | max us | correct | server process: CPU s / peak RSS | CPU: load generator / others |");
+        var machines = new SortedSet<string>(StringComparer.Ordinal);
+        var started = new List<DateTimeOffset>();
+        table.AppendLine("| file | workload | server | callers | provider | calls/s | payload Mbps | p50 us | p99 us | p99.9 us | max us | correct | server process: CPU in the window, per call / peak RSS | CPU: load generator / others |");
         table.AppendLine("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |");
         foreach (var path in Directory.GetFiles(folder, "*.json").Order(StringComparer.Ordinal))
         {
@@ -22,6 +24,8 @@ public static class MarkdownTable
                 continue;
             }
 
+            machines.Add($"{report.Machine.Cpu}, {report.Machine.Cores} cores, {report.Machine.Os}, {report.Machine.Dotnet}");
+            started.Add(report.StartedAt);
             if (report.StalledClient is { } stalled)
             {
                 stalledRows.AppendLine(string.Create(CultureInfo.InvariantCulture,
@@ -31,7 +35,7 @@ public static class MarkdownTable
             foreach (var run in report.Runs)
             {
                 table.AppendLine(string.Create(CultureInfo.InvariantCulture,
-                    $"| {Path.GetFileName(path)} | {Workload(run)} | {Server(run)} | {Kind(run.Caller)} | {Kind(run.Provider)} | {run.CallsPerSecond:N0} | {run.PayloadMbps:N1} | {run.Latency.P50Us:N0} | {run.Latency.P99Us:N0} | {run.Latency.P999Us:N0} | {run.Latency.MaxUs:N0} | {(run.Correctness.Passed ? "yes" : "NO")} ({run.Correctness.CallsSent:N0} calls) | {Process(run.ServerProcess)} | {run.Cpu.ProcessPercent:0}% / {run.Cpu.OthersPercent:0}% |"));
+                    $"| {Path.GetFileName(path)} | {Workload(run)} | {Server(run)} | {Kind(run.Caller)} | {Kind(run.Provider)} | {run.CallsPerSecond:N0} | {run.PayloadMbps:N1} | {run.Latency.P50Us:N0} | {run.Latency.P99Us:N0} | {run.Latency.P999Us:N0} | {run.Latency.MaxUs:N0} | {(run.Correctness.Passed ? "yes" : "NO")} ({run.Correctness.CallsSent:N0} calls) | {Process(run.ServerProcess, run.Calls)} | {run.Cpu.ProcessPercent:0}% / {run.Cpu.OthersPercent:0}% |"));
             }
         }
 
@@ -41,6 +45,13 @@ public static class MarkdownTable
             table.AppendLine("| file | router settings | stalled client's calls | RSS before MB | peak MB | rise MB | dropped | others served |");
             table.AppendLine("| --- | --- | --- | ---: | ---: | ---: | --- | --- |");
             table.Append(stalledRows);
+        }
+
+        if (started.Count > 0)
+        {
+            table.AppendLine();
+            table.AppendLine(string.Create(CultureInfo.InvariantCulture,
+                $"Machine: {string.Join("; ", machines)}. Runs from {started.Min():yyyy-MM-dd HH:mm} to {started.Max():HH:mm} UTC; each report has its load average."));
         }
 
         return table.ToString();
@@ -80,8 +91,9 @@ public static class MarkdownTable
         return settings.Count == 0 ? string.Empty : $" ({string.Join(", ", settings)})";
     }
 
-    private static string Process(ServerProcessReport? process)
-        => process is null ? "-" : string.Create(CultureInfo.InvariantCulture, $"{process.CpuSeconds:N1} s ({process.CpuPercent:0}%) / {process.PeakRssMb:N0} MB");
+    private static string Process(ServerProcessReport? process, long calls)
+        => process is null ? "-" : string.Create(CultureInfo.InvariantCulture,
+            $"{process.CpuSeconds:N1} s ({process.CpuPercent:0}%), {(calls > 0 ? process.CpuSeconds * 1e6 / calls : 0):N1} us / {process.PeakRssMb:N0} MB");
 
     private static string Workload(RunReport run)
         => string.Create(CultureInfo.InvariantCulture,
