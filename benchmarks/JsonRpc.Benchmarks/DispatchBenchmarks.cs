@@ -3,6 +3,8 @@ using BenchmarkDotNet.Attributes;
 using JsonRpc.Benchmarks.Baseline;
 using JsonRpc.Benchmarks.Dispatch;
 using JsonRpc.Dispatch;
+using Nerdbank.Streams;
+using StreamJsonRpc;
 
 namespace JsonRpc.Benchmarks;
 
@@ -10,7 +12,8 @@ namespace JsonRpc.Benchmarks;
 /// End to end, bytes in to bytes out: parse the call, find the method, bind <c>[42,23]</c>, call the handler, write
 /// the answer into a reused <see cref="IBufferWriter{T}"/>. The baseline does the same on the two-pass converter and
 /// its model (<see cref="BaselineDispatcher"/>); ours is <see cref="JsonRpcDispatcher"/> with source-generated
-/// parameter and result metadata.
+/// parameter and result metadata. Both again over an in-memory duplex pipe with newline framing: ours with
+/// <see cref="JsonRpcDispatcher"/> behind a read loop, and StreamJsonRpc's <c>JsonRpc</c> with a target object.
 /// </summary>
 public class DispatchBenchmarks
 {
@@ -18,6 +21,14 @@ public class DispatchBenchmarks
     private BaselineDispatcher _baseline = null!;
     private JsonRpcDispatcher _ours = null!;
     private ReadOnlyMemory<byte> _message;
+    private PipeClient _oursOverPipe = null!;
+    private PipeDispatchServer _oursPipeServer = null!;
+    private byte[] _oursInput = [];
+    private int _oursAnswers;
+    private PipeClient _streamJsonRpc = null!;
+    private StreamJsonRpc.JsonRpc _streamJsonRpcServer = null!;
+    private byte[] _streamJsonRpcInput = [];
+    private int _streamJsonRpcAnswers;
 
     [ParamsAllValues]
     public DispatchScenario Scenario { get; set; }
@@ -33,7 +44,26 @@ public class DispatchBenchmarks
             .Add("subtract", "minuend", "subtrahend", DispatchSamples.Subtract, int32, int32, int32)
             .Add("fail", "minuend", "subtrahend", DispatchSamples.Fail, int32, int32, int32);
         _message = DispatchSamples.Get(Scenario);
+
+        // Ours and StreamJsonRpc over the same transport: an in-memory duplex pipe, newline framing.
+        var (client, server) = FullDuplexStream.CreatePipePair();
+        _oursPipeServer = new PipeDispatchServer(server, _ours);
+        _oursOverPipe = new PipeClient(client);
+        (_oursInput, _oursAnswers) = DispatchSamples.GetFramed(Scenario, batchAsLines: false);
+
+        (client, server) = FullDuplexStream.CreatePipePair();
+        _streamJsonRpcServer = new StreamJsonRpc.JsonRpc(new NewLineDelimitedMessageHandler(server, new SystemTextJsonFormatter()), new StreamJsonRpcTarget());
+        _streamJsonRpcServer.StartListening();
+        _streamJsonRpc = new PipeClient(client);
+        (_streamJsonRpcInput, _streamJsonRpcAnswers) = DispatchSamples.GetFramed(Scenario, batchAsLines: true);
         SampleCheck.DispatchersAgree(this, Scenario);
+    }
+
+    [GlobalCleanup]
+    public void Cleanup()
+    {
+        _oursPipeServer.Dispose();
+        _streamJsonRpcServer.Dispose();
     }
 
     [Benchmark(Baseline = true, Description = "Baseline: JsonDocument converter + model")]
@@ -55,6 +85,25 @@ public class DispatchBenchmarks
         }
 
         return _output.WrittenCount;
+    }
+
+    /// <summary>Ours behind the transport StreamJsonRpc gets: written into a pipe, read, dispatched, framed, flushed, read back.</summary>
+    [Benchmark(Description = "Ours: JsonRpcDispatcher over a pipe")]
+    public int OursOverPipe()
+    {
+        _output.ResetWrittenCount();
+        return _oursOverPipe.RoundTrip(_oursInput, _oursAnswers, _output);
+    }
+
+    /// <summary>
+    /// StreamJsonRpc 2.26's <c>JsonRpc</c> with a target object, <c>SystemTextJsonFormatter</c> and newline framing on
+    /// an in-memory pipe; the batch goes as 20 single calls, since StreamJsonRpc takes no batches.
+    /// </summary>
+    [Benchmark(Description = "StreamJsonRpc: JsonRpc over a pipe")]
+    public int StreamJsonRpc()
+    {
+        _output.ResetWrittenCount();
+        return _streamJsonRpc.RoundTrip(_streamJsonRpcInput, _streamJsonRpcAnswers, _output);
     }
 
     /// <summary>The bytes the last call wrote.</summary>

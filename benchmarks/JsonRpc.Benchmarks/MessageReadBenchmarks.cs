@@ -11,10 +11,11 @@ namespace JsonRpc.Benchmarks;
 /// <summary>
 /// Reading one message from its UTF-8 bytes: the old two-pass converter (the baseline), the same without
 /// <c>GetRawText</c>, ours through <see cref="JsonSerializer"/> and <see cref="JsonRpcMessage.Parse(ReadOnlyMemory{byte}, JsonRpcReaderOptions?)"/>,
-/// our allocation-free reader, and the MCP C# SDK's converter, on the same bytes.
+/// our allocation-free reader, the MCP C# SDK's converter and StreamJsonRpc's formatter, on the same bytes.
 /// </summary>
 public class MessageReadBenchmarks : SampleCaseBenchmarks
 {
+    private readonly StreamJsonRpcSerializer _streamJsonRpc = new();
     private byte[] _bytes = [];
     private ReadOnlyMemory<byte> _memory;
 
@@ -25,6 +26,9 @@ public class MessageReadBenchmarks : SampleCaseBenchmarks
         _memory = _bytes;
         SampleCheck.ReadersAgree(this, Kind);
     }
+
+    [GlobalCleanup]
+    public void Cleanup() => _streamJsonRpc.Dispose();
 
     /// <summary>JsonDocument, TryGetProperty for the kind, GetRawText, then a second deserialization of that string.</summary>
     [Benchmark(Baseline = true, Description = "Baseline: JsonDocument + GetRawText")]
@@ -77,4 +81,11 @@ public class MessageReadBenchmarks : SampleCaseBenchmarks
     /// <summary>The MCP C# SDK's converter (ModelContextProtocol.Core), as its transports call it.</summary>
     [Benchmark(Description = "MCP SDK: JsonSerializer.Deserialize")]
     public McpMessage? Mcp() => JsonSerializer.Deserialize(_bytes, McpSerializer.Message);
+
+    /// <summary>StreamJsonRpc 2.26's <c>SystemTextJsonFormatter.Deserialize</c>, its document released after, as <c>JsonRpc</c> does.</summary>
+    [Benchmark(Description = "StreamJsonRpc: SystemTextJsonFormatter.Deserialize")]
+    public StreamJsonRpc.Protocol.JsonRpcMessage StreamJsonRpc() => _streamJsonRpc.ReadAndRelease(_bytes);
+
+    /// <summary>The message StreamJsonRpc read, kept whole for the checks.</summary>
+    internal StreamJsonRpc.Protocol.JsonRpcMessage StreamJsonRpcKept() => _streamJsonRpc.Read(_bytes);
 }

@@ -11,8 +11,9 @@ namespace JsonRpc.Benchmarks;
 
 /// <summary>
 /// Writing one message into a reused <see cref="IBufferWriter{T}"/>: the baseline's model through
-/// <see cref="JsonSerializer"/> (source-generated), ours through <see cref="JsonRpcMessageWriter"/>, and the MCP C# SDK's
-/// model through its serializer options. Every writer uses the same <see cref="JsonWriterOptions"/>.
+/// <see cref="JsonSerializer"/> (source-generated), ours through <see cref="JsonRpcMessageWriter"/>, the MCP C# SDK's
+/// model through its serializer options (every one of these with the same <see cref="JsonWriterOptions"/>), and
+/// StreamJsonRpc's <c>SystemTextJsonFormatter</c> with its own.
 /// </summary>
 public class MessageWriteBenchmarks : SampleCaseBenchmarks
 {
@@ -21,6 +22,8 @@ public class MessageWriteBenchmarks : SampleCaseBenchmarks
     private BaselineMessage _baseline = null!;
     private JsonRpcMessage _ours = null!;
     private McpMessage _mcp = null!;
+    private readonly StreamJsonRpcSerializer _streamJsonRpc = new();
+    private StreamJsonRpc.Protocol.JsonRpcMessage _streamJsonRpcMessage = null!;
 
     [GlobalSetup]
     public void Setup()
@@ -29,8 +32,12 @@ public class MessageWriteBenchmarks : SampleCaseBenchmarks
         _baseline = JsonSerializer.Deserialize(bytes, BaselineSerializer.Element)!;
         _ours = JsonRpcMessage.Parse(bytes.AsSpan());
         _mcp = JsonSerializer.Deserialize(bytes, McpSerializer.Message)!;
+        _streamJsonRpcMessage = _streamJsonRpc.From(_baseline);
         SampleCheck.WritersAgree(this, bytes);
     }
+
+    [GlobalCleanup]
+    public void Cleanup() => _streamJsonRpc.Dispose();
 
     [Benchmark(Baseline = true, Description = "Baseline model: JsonSerializer.Serialize")]
     public int Baseline()
@@ -55,6 +62,14 @@ public class MessageWriteBenchmarks : SampleCaseBenchmarks
         _buffer.ResetWrittenCount();
         _writer.Reset(_buffer);
         JsonSerializer.Serialize(_writer, _mcp, McpSerializer.Message);
+        return _buffer.WrittenCount;
+    }
+
+    [Benchmark(Description = "StreamJsonRpc: SystemTextJsonFormatter.Serialize")]
+    public int StreamJsonRpc()
+    {
+        _buffer.ResetWrittenCount();
+        _streamJsonRpc.Write(_buffer, _streamJsonRpcMessage);
         return _buffer.WrittenCount;
     }
 

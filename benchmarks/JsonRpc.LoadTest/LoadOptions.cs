@@ -29,12 +29,29 @@ public sealed class LoadOptions
                                     (--connect A --connect B), callers go to A and providers to B: two
                                     nodes of a cluster, every call crossing between them
                                     (with --direct, that router must serve `echo` itself)
+          --router PATH             start the standalone router (src/JsonRpc.Router: its executable, a native
+                                    AOT build, or JsonRpc.Router.dll run with `dotnet`) as a process of its own,
+                                    a fresh one for every run, and report its CPU time and peak RSS
+          --router-env NAME=VALUE   an environment variable for the --router process (repeatable), e.g.
+                                    DOTNET_gcServer=0
+          --router-pid PID          with --connect: the router's process, for its CPU time and RSS
+          --peer none|streamjsonrpc|nats
+                                    also run a peer on the same workload, in the same invocation:
+                                    streamjsonrpc: a StreamJsonRpc server in this process (with --direct);
+                                    nats: nats-server, NATS.Net callers, a queue-group echo responder (routed) [none]
+          --nats-url URL            with --peer nats: a running nats-server instead of one started from PATH
+          --stalled-client          instead of the workload: one connection that sends calls and never reads
+                                    its answers, against a --router process; reports the router's RSS before
+                                    and at its peak, and whether (and when) the router dropped the connection
+          --stalled-method NAME     the method the stalled client calls: echo (routed to the provider) or one
+                                    the router answers itself, e.g. keepAlive or an unknown name     [echo]
           --json PATH               also write the report as JSON
           --plot PATH.png           run the connection sweep (closed loop, --sweep counts) and plot
                                     calls/s and p99 against connections; writes PATH.png and PATH.json
           --sweep 1,10,100          connection counts for --plot                              [1,10,100]
           --from PATH.json          with --plot: draw the plot from a report written earlier, run nothing
-          --table FOLDER            print a markdown table of every report in FOLDER, run nothing
+          --table FOLDER            print a markdown table of every report in FOLDER, run nothing; with
+                                    --plot PATH.png also draw ours against the peers, a panel per report
           --help                    this text
 
         Everything stops by itself after warmup + duration + grace. The exit code is 0 when every call got
@@ -81,6 +98,27 @@ public sealed class LoadOptions
     /// <summary>Where the echo providers connect when not to <see cref="Connect"/> (a second cluster node).</summary>
     public DnsEndPoint? ProviderConnect { get; set; }
 
+    /// <summary>The standalone router to start as its own process for every run (an executable or a .dll).</summary>
+    public string? RouterPath { get; set; }
+
+    /// <summary>Environment variables for the router process (NAME=VALUE).</summary>
+    public List<string> RouterEnvironment { get; set; } = [];
+
+    /// <summary>With <see cref="Connect"/>: the router's process id, for its CPU time and RSS.</summary>
+    public int? RouterPid { get; set; }
+
+    /// <summary>A peer to run on the same workload after ours.</summary>
+    public Peer Peer { get; set; }
+
+    /// <summary>A running nats-server for <see cref="Peer.Nats"/>; null to start one from PATH for every run.</summary>
+    public string? NatsUrl { get; set; }
+
+    /// <summary>Run the stalled-client case instead of the workload.</summary>
+    public bool StalledClient { get; set; }
+
+    /// <summary>The method the stalled client calls.</summary>
+    public string StalledMethod { get; set; } = "echo";
+
     /// <summary>Where to write the JSON report.</summary>
     public string? JsonPath { get; set; }
 
@@ -100,7 +138,12 @@ public sealed class LoadOptions
     public int EffectiveWindow => Mode == LoadMode.Closed ? 1 : Window;
 
     /// <summary>A copy, for runs that vary one setting.</summary>
-    public LoadOptions Clone() => (LoadOptions)MemberwiseClone();
+    public LoadOptions Clone()
+    {
+        var copy = (LoadOptions)MemberwiseClone();
+        copy.RouterEnvironment = [.. RouterEnvironment];
+        return copy;
+    }
 
     /// <summary>Parses the command line; throws <see cref="ArgumentException"/> with a clear message on bad input.</summary>
     public static LoadOptions Parse(IReadOnlyList<string> args)
@@ -114,6 +157,9 @@ public sealed class LoadOptions
             {
                 case "--direct":
                     options.Direct = true;
+                    continue;
+                case "--stalled-client":
+                    options.StalledClient = true;
                     continue;
                 case "--help" or "-h":
                     throw new HelpRequestedException();
@@ -177,6 +223,36 @@ public sealed class LoadOptions
                     break;
                 case "--connect":
                     throw new ArgumentException("--connect is given once (one router) or twice (callers' node, providers' node).");
+                case "--router":
+                    options.RouterPath = value;
+                    break;
+                case "--router-env":
+                    options.RouterEnvironment.Add(value.IndexOf('=', StringComparison.Ordinal) > 0
+                        ? value
+                        : throw new ArgumentException($"--router-env is NAME=VALUE, not '{value}'."));
+                    break;
+                case "--router-pid":
+                    options.RouterPid = Int(name, value, 1, int.MaxValue);
+                    break;
+                case "--peer":
+                    options.Peer = value switch
+                    {
+                        "none" => Peer.None,
+                        "streamjsonrpc" => Peer.StreamJsonRpc,
+                        "nats" => Peer.Nats,
+                        _ => throw new ArgumentException($"--peer is none, streamjsonrpc or nats, not '{value}'."),
+                    };
+                    break;
+                case "--nats-url":
+                    options.NatsUrl = Uri.TryCreate(value, UriKind.Absolute, out _)
+                        ? value
+                        : throw new ArgumentException($"--nats-url is a URL such as nats://127.0.0.1:4222, not '{value}'.");
+                    break;
+                case "--stalled-method":
+                    options.StalledMethod = value.Length > 0 && value.All(c => char.IsAsciiLetterOrDigit(c) || c is '_' or '.' or '/' or '-')
+                        ? value
+                        : throw new ArgumentException($"--stalled-method is a method name of letters, digits, '_', '.', '/' or '-', not '{value}'.");
+                    break;
                 case "--json":
                     options.JsonPath = value;
                     break;
@@ -207,12 +283,57 @@ public sealed class LoadOptions
             throw new ArgumentException("--window applies to --mode pipelined; a closed loop has one call in flight.");
         }
 
-        if (options.PlotFrom is not null && options.PlotPath is null)
+        if (options.PlotFrom is not null && options.PlotPath is null && options.TableFolder is null)
         {
             throw new ArgumentException("--from goes with --plot.");
         }
 
+        Check(options);
+
         return options;
+    }
+
+    private static void Check(LoadOptions options)
+    {
+        if (options.RouterPath is not null && options.Connect is not null)
+        {
+            throw new ArgumentException("--router starts a router and --connect loads a running one: give one of them.");
+        }
+
+        if (options.RouterPath is not null && options.Direct)
+        {
+            throw new ArgumentException("--router with --direct: the standalone router has no `echo` of its own; direct mode runs in-process.");
+        }
+
+        if (options.RouterPid is not null && options.Connect is null)
+        {
+            throw new ArgumentException("--router-pid goes with --connect.");
+        }
+
+        if (options.RouterEnvironment.Count > 0 && options.RouterPath is null)
+        {
+            throw new ArgumentException("--router-env goes with --router.");
+        }
+
+        if (options.Peer == Peer.StreamJsonRpc && !options.Direct)
+        {
+            throw new ArgumentException("--peer streamjsonrpc goes with --direct: StreamJsonRpc serves calls itself, it has no router.");
+        }
+
+        if (options.Peer == Peer.Nats && options.Direct)
+        {
+            throw new ArgumentException("--peer nats goes with routed mode (no --direct): NATS request-reply is the peer of routing.");
+        }
+
+        if (options.NatsUrl is not null && options.Peer != Peer.Nats)
+        {
+            throw new ArgumentException("--nats-url goes with --peer nats.");
+        }
+
+        if (options.StalledClient && options.RouterPath is null && options.RouterPid is null)
+        {
+            throw new ArgumentException("--stalled-client measures a router process: give --router PATH (or --connect with --router-pid).");
+        }
     }
 
     private static int Int(string name, string value, int min, int max)

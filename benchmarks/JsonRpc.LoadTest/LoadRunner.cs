@@ -6,13 +6,18 @@ using JsonRpc.LoadTest.Report;
 namespace JsonRpc.LoadTest;
 
 /// <summary>
-/// The load generator's engine: for each caller implementation asked for, starts a router (in-process unless
-/// <see cref="LoadOptions.Connect"/>), the echo providers (unless direct) and the caller connections, runs warm-up,
-/// measured window and drain, and reports. Everything is bounded: sockets are cut at warm-up + duration + grace.
+/// The load generator's engine: for each caller implementation asked for, and then for the peer, starts the server
+/// (our router in-process, as its own process or a running one; StreamJsonRpc's; nats-server), the echo providers
+/// (unless direct) and the caller connections, runs warm-up, measured window and drain, and reports. Everything is
+/// bounded: sockets are cut at warm-up + duration + grace.
 /// </summary>
 public static class LoadRunner
 {
-    /// <summary>Runs the workload once per caller implementation in <see cref="LoadOptions.Caller"/>.</summary>
+    /// <summary>
+    /// Runs the workload once per caller implementation in <see cref="LoadOptions.Caller"/>, then, with
+    /// <see cref="LoadOptions.Peer"/>, the peer on the same workload: StreamJsonRpc with the same callers, or NATS
+    /// with NATS.Net callers.
+    /// </summary>
     /// <param name="options">The workload.</param>
     /// <param name="progress">Where progress lines go, or null for none.</param>
     /// <param name="overwrite">Rewrite the progress line in place (a terminal) rather than one line per second.</param>
@@ -21,30 +26,45 @@ public static class LoadRunner
     {
         ArgumentNullException.ThrowIfNull(options);
         var report = new LoadReport { StartedAt = DateTimeOffset.UtcNow, Machine = SystemMetrics.DescribeMachine(), Runs = [] };
-        ClientKind[] callers = options.Caller switch
+        foreach (var (implementation, caller) in Plan(options))
         {
-            CallerChoice.Client => [ClientKind.Client],
-            CallerChoice.Both => [ClientKind.Raw, ClientKind.Client],
-            _ => [ClientKind.Raw],
-        };
-
-        foreach (var caller in callers)
-        {
-            report.Runs.Add(await RunOnceAsync(options, caller, progress, overwrite, cancellationToken).ConfigureAwait(false));
+            report.Runs.Add(await RunOnceAsync(options, implementation, caller, progress, overwrite, cancellationToken).ConfigureAwait(false));
         }
 
         return report;
     }
 
-    private static async Task<RunReport> RunOnceAsync(LoadOptions options, ClientKind callerKind, TextWriter? progress, bool overwrite, CancellationToken cancellationToken)
+    /// <summary>The runs, in order: ours with each caller asked for, then the peer.</summary>
+    internal static List<(string Implementation, CallerKind Caller)> Plan(LoadOptions options)
     {
-        var label = Label(options, callerKind);
+        CallerKind[] callers = options.Caller switch
+        {
+            CallerChoice.Client => [CallerKind.Client],
+            CallerChoice.Both => [CallerKind.Raw, CallerKind.Client],
+            _ => [CallerKind.Raw],
+        };
+        var plan = callers.Select(caller => (Implementations.Ours, caller)).ToList();
+        switch (options.Peer)
+        {
+            case Peer.StreamJsonRpc:
+                plan.AddRange(callers.Select(caller => (Implementations.StreamJsonRpc, caller)));
+                break;
+            case Peer.Nats:
+                plan.Add((Implementations.Nats, CallerKind.Nats));
+                break;
+        }
+
+        return plan;
+    }
+
+    private static async Task<RunReport> RunOnceAsync(LoadOptions options, string implementation, CallerKind callerKind, TextWriter? progress, bool overwrite, CancellationToken cancellationToken)
+    {
+        var label = Label(options, implementation, callerKind);
         progress?.WriteLine($"{label}");
         using var setup = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        setup.CancelAfter(TimeSpan.FromSeconds(60));
+        setup.CancelAfter(TimeSpan.FromSeconds(90));
 
-        await using var host = options.Connect is null ? await RouterHost.StartAsync(options, setup.Token).ConfigureAwait(false) : null;
-        EndPoint endPoint = host?.EndPoint ?? (EndPoint)options.Connect!;
+        await using var target = await LoadTarget.StartAsync(options, implementation, setup.Token).ConfigureAwait(false);
         var providers = new List<IEchoProvider>();
         var callers = new List<ICaller>();
         try
@@ -54,12 +74,12 @@ public static class LoadRunner
                 for (var p = 0; p < options.Providers; p++)
                 {
                     var name = string.Create(CultureInfo.InvariantCulture, $"echo-{Environment.ProcessId}-{p}");
-                    providers.Add(await StartProviderAsync(options.Provider, (EndPoint?)options.ProviderConnect ?? endPoint, name, options, setup.Token).ConfigureAwait(false));
+                    providers.Add(await StartProviderAsync(target, options.Provider, name, options, setup.Token).ConfigureAwait(false));
                 }
 
                 if (options.ProviderConnect is not null)
                 {
-                    await WaitUntilListedAsync(endPoint, options.Providers, setup.Token).ConfigureAwait(false);
+                    await WaitUntilListedAsync(target.EndPoint, options.Providers, setup.Token).ConfigureAwait(false);
                 }
             }
 
@@ -67,7 +87,7 @@ public static class LoadRunner
             var connecting = new Task<Func<RunClock, ICaller>>[options.Connections];
             for (var c = 0; c < options.Connections; c++)
             {
-                connecting[c] = ConnectCallerAsync(callerKind, endPoint, new EchoPayload(options.PayloadBytes, c), options.EffectiveWindow, setup.Token);
+                connecting[c] = ConnectCallerAsync(target, callerKind, new EchoPayload(options.PayloadBytes, c), options.EffectiveWindow, c, setup.Token);
             }
 
             Func<RunClock, ICaller>[] factories;
@@ -101,14 +121,11 @@ public static class LoadRunner
             long stoppedAt = 0;
             await using var interrupted = cancellationToken.Register(() => Interlocked.CompareExchange(ref stoppedAt, System.Diagnostics.Stopwatch.GetTimestamp(), 0));
             var running = Task.WhenAll(callers.Select(c => c.RunAsync(hardStop.Token)));
-            var cpu = SampleCpuAsync(clock, running);
+            var cpu = SampleCpuAsync(clock, running, target.Probe);
             await new ProgressReporter(progress, overwrite, clock, ledgers).RunAsync(running).ConfigureAwait(false);
             await running.ConfigureAwait(false);
-            var (cpuStart, cpuEnd) = await cpu.ConfigureAwait(false);
+            var samples = await cpu.ConfigureAwait(false);
 
-            var stats = host?.Router.GetStats();
-            var target = options.Connect is null ? "in-process" : $"{options.Connect.Host}:{options.Connect.Port}"
-                + (options.ProviderConnect is { } pc ? $" (providers on {pc.Host}:{pc.Port})" : string.Empty);
             // Stopped early (Ctrl+C): the measured window ends where the run was stopped.
             var measured = stoppedAt == 0 ? options.Duration : System.Diagnostics.Stopwatch.GetElapsedTime(clock.MeasureStart, Math.Clamp(stoppedAt, clock.MeasureStart, clock.MeasureEnd));
             if (stoppedAt != 0)
@@ -116,13 +133,27 @@ public static class LoadRunner
                 progress?.WriteLine($"  stopped early: {measured.TotalSeconds:0.0} s of the measured window ran");
             }
 
-            var run = Summarize(options, callerKind, label, ledgers, measured, SystemMetrics.Compare(cpuStart, cpuEnd), target, stats);
+            var server = DescribeProcess(target, samples);
+            var cpuReport = SystemMetrics.Compare(samples.Start, samples.End);
+            if (server is not null)
+            {
+                // "Others" is everything but this tool and the server it loads.
+                cpuReport = cpuReport with { OthersPercent = Math.Round(Math.Max(0, cpuReport.OthersPercent - server.CpuPercent), 1) };
+            }
+
+            var run = Summarize(options, implementation, callerKind, label, ledgers, measured, cpuReport, target.Description, target.RouterStats())
+                with { ServerProcess = server };
             foreach (var provider in providers)
             {
                 if (provider.Failure is { } failure)
                 {
                     progress?.WriteLine($"  provider: {failure}");
                 }
+            }
+
+            if (target.ProcessFailure is { } exited)
+            {
+                progress?.WriteLine($"  {exited}");
             }
 
             return run;
@@ -141,10 +172,12 @@ public static class LoadRunner
         }
     }
 
-    private static async Task<IEchoProvider> StartProviderAsync(ClientKind kind, EndPoint endPoint, string name, LoadOptions options, CancellationToken cancellationToken)
-        => kind == ClientKind.Client
-            ? await ClientEchoProvider.StartAsync(endPoint, name, options.PayloadBytes, cancellationToken).ConfigureAwait(false)
-            : await RawEchoProvider.StartAsync(endPoint, name, options.PayloadBytes + 128, cancellationToken).ConfigureAwait(false);
+    private static async Task<IEchoProvider> StartProviderAsync(LoadTarget target, ClientKind kind, string name, LoadOptions options, CancellationToken cancellationToken)
+        => target.Implementation == Implementations.Nats
+            ? await NatsEchoResponder.StartAsync(target.NatsUrl, name, cancellationToken).ConfigureAwait(false)
+            : kind == ClientKind.Client
+                ? await ClientEchoProvider.StartAsync(target.ProviderEndPoint, name, options.PayloadBytes, cancellationToken).ConfigureAwait(false)
+                : await RawEchoProvider.StartAsync(target.ProviderEndPoint, name, options.PayloadBytes + 128, cancellationToken).ConfigureAwait(false);
 
     /// <summary>
     /// Waits until the callers' node lists <paramref name="count"/> providers of <c>echo</c>: registered on another
@@ -169,30 +202,63 @@ public static class LoadRunner
         }
     }
 
-    private static Task<Func<RunClock, ICaller>> ConnectCallerAsync(ClientKind kind, EndPoint endPoint, EchoPayload payload, int window, CancellationToken cancellationToken)
-        => kind == ClientKind.Client
-            ? ClientCaller.ConnectAsync(endPoint, payload, window, cancellationToken)
-            : RawCaller.ConnectAsync(endPoint, payload, window, cancellationToken);
+    private static Task<Func<RunClock, ICaller>> ConnectCallerAsync(LoadTarget target, CallerKind kind, EchoPayload payload, int window, int connection, CancellationToken cancellationToken)
+        => kind switch
+        {
+            CallerKind.Nats => NatsCaller.ConnectAsync(target.NatsUrl, payload, window, string.Create(CultureInfo.InvariantCulture, $"caller-{connection}"), cancellationToken),
+            CallerKind.Client => ClientCaller.ConnectAsync(target.EndPoint, payload, window, cancellationToken),
+            _ => RawCaller.ConnectAsync(target.EndPoint, payload, window, cancellationToken),
+        };
 
-    /// <summary>CPU readings at the start and the end of the measured window.</summary>
-    private static async Task<(CpuSample Start, CpuSample End)> SampleCpuAsync(RunClock clock, Task running)
+    /// <summary>CPU readings (this machine and, where it runs apart, the server's process) at the start and the end of the measured window.</summary>
+    private static async Task<CpuSamples> SampleCpuAsync(RunClock clock, Task running, ProcessProbe? server)
     {
         await Task.WhenAny(running, Task.Delay(TimeUntil(clock.MeasureStart))).ConfigureAwait(false);
         var start = SystemMetrics.SampleCpu();
+        var serverStart = server?.CpuTime() ?? TimeSpan.Zero;
         await Task.WhenAny(running, Task.Delay(TimeUntil(clock.MeasureEnd))).ConfigureAwait(false);
-        return (start, SystemMetrics.SampleCpu());
+        var end = SystemMetrics.SampleCpu();
+        return new CpuSamples(start, end, serverStart, server?.CpuTime() ?? TimeSpan.Zero, server?.Rss() ?? 0);
     }
+
+    private static ServerProcessReport? DescribeProcess(LoadTarget target, CpuSamples samples)
+    {
+        if (target.Probe is not { } probe)
+        {
+            return null;
+        }
+
+        var window = System.Diagnostics.Stopwatch.GetElapsedTime(samples.Start.Timestamp, samples.End.Timestamp).TotalSeconds;
+        var cpu = (samples.ServerEnd - samples.ServerStart).TotalSeconds;
+        return new ServerProcessReport
+        {
+            Command = target.ProcessCommand ?? $"pid {probe.Pid}",
+            Runtime = target.ProcessRuntime ?? "unknown",
+            Gc = probe.GcMode(),
+            CpuSeconds = Math.Round(cpu, 2),
+            CpuPercent = window > 0 ? Math.Round(cpu / (window * Environment.ProcessorCount) * 100, 1) : 0,
+            TotalCpuSeconds = Math.Round(probe.CpuTime().TotalSeconds, 2),
+            StartRssMb = Megabytes(target.StartRss),
+            EndRssMb = Megabytes(samples.ServerRss),
+            PeakRssMb = Megabytes(probe.PeakRss()),
+        };
+    }
+
+    internal static double Megabytes(long bytes) => Math.Round(bytes / 1e6, 1);
 
     private static TimeSpan TimeUntil(long timestamp)
         => System.Diagnostics.Stopwatch.GetElapsedTime(System.Diagnostics.Stopwatch.GetTimestamp(), timestamp) is var left && left > TimeSpan.Zero ? left : TimeSpan.Zero;
 
-    private static string Label(LoadOptions options, ClientKind caller)
+    private static string Label(LoadOptions options, string implementation, CallerKind caller)
         => string.Create(CultureInfo.InvariantCulture,
-            $"{(options.Direct ? "direct" : "routed")} {(options.Mode == LoadMode.Closed ? "closed" : $"pipelined w={options.Window}")} c={options.Connections} payload={options.PayloadBytes}B caller={Name(caller)}{(options.Direct ? string.Empty : $" provider={Name(options.Provider)}")}");
+            $"{implementation} {(options.Direct ? "direct" : "routed")} {(options.Mode == LoadMode.Closed ? "closed" : $"pipelined w={options.Window}")} c={options.Connections} payload={options.PayloadBytes}B caller={Name(caller)}{(options.Direct ? string.Empty : $" provider={ProviderName(options, implementation)}")}");
 
-    private static string Name(ClientKind kind) => kind == ClientKind.Raw ? "raw" : "client";
+    private static string Name(CallerKind kind) => kind switch { CallerKind.Raw => "raw", CallerKind.Nats => "nats", _ => "client" };
 
-    private static RunReport Summarize(LoadOptions options, ClientKind caller, string label, CallLedger[] ledgers, TimeSpan window, CpuReport cpu, string target, Server.JsonRpcRouterStats? stats)
+    private static string ProviderName(LoadOptions options, string implementation)
+        => options.Direct ? "none" : implementation == Implementations.Nats ? "nats" : options.Provider == ClientKind.Raw ? "raw" : "client";
+
+    private static RunReport Summarize(LoadOptions options, string implementation, CallerKind caller, string label, CallLedger[] ledgers, TimeSpan window, CpuReport cpu, string target, RouterReport? stats)
     {
         var latency = new LatencyHistogram();
         long sent = 0, answered = 0, measured = 0, duplicates = 0, unexpected = 0, mismatches = 0, errorAnswers = 0, errors = 0, failed = 0;
@@ -217,8 +283,9 @@ public static class LoadRunner
         return new RunReport
         {
             Label = label,
+            Implementation = implementation,
             Caller = Name(caller),
-            Provider = options.Direct ? "none" : Name(options.Provider),
+            Provider = ProviderName(options, implementation),
             Target = target,
             Mode = options.Mode == LoadMode.Closed ? "closed" : "pipelined",
             Window = options.EffectiveWindow,
@@ -254,17 +321,7 @@ public static class LoadRunner
                 FirstProblem = firstProblem,
             },
             Cpu = cpu,
-            Router = stats is null ? null : new RouterReport
-            {
-                CallsRouted = stats.CallsRouted,
-                ServerCalls = stats.ServerCalls,
-                MessagesIn = stats.MessagesIn,
-                MessagesOut = stats.MessagesOut,
-                BytesIn = stats.BytesIn,
-                BytesOut = stats.BytesOut,
-                Errors = stats.Errors,
-                AnswersDropped = stats.AnswersDropped,
-            },
+            Router = stats,
         };
     }
 

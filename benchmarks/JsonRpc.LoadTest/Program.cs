@@ -47,6 +47,12 @@ static async Task<int> RunAsync(LoadOptions options, bool overwrite, Cancellatio
     if (options.TableFolder is { } folder)
     {
         Console.Write(MarkdownTable.FromFolder(folder));
+        if (options.PlotPath is { } peerPlot)
+        {
+            JsonRpc.LoadTest.Charts.PeerChart.Save(folder, peerPlot);
+            Console.WriteLine($"Plot written to {peerPlot}");
+        }
+
         return 0;
     }
 
@@ -65,6 +71,10 @@ static async Task<int> RunAsync(LoadOptions options, bool overwrite, Cancellatio
         jsonPath ??= Path.ChangeExtension(plot, ".json");
         ConnectionSweep.Plot(report, plot);
         Console.WriteLine($"Plot written to {plot}");
+    }
+    else if (options.StalledClient)
+    {
+        report = await StalledClientRun.RunAsync(options, Console.Out, cancellationToken);
     }
     else
     {

@@ -1,3 +1,4 @@
 using System.Runtime.CompilerServices;
 
 [module: SkipLocalsInit]
+[assembly: InternalsVisibleTo("JsonRpc.Server.Tests")]

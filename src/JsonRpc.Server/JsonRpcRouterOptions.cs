@@ -90,7 +90,8 @@ public sealed class JsonRpcRouterOptions
 
     /// <summary>
     /// The most bytes queued for a connection that is not reading them (<c>max_outbound_buffer_size</c>), beyond what
-    /// the transport itself buffers. A connection that falls this far behind is closed, so that a client that never
+    /// the transport itself buffers, counted as the memory the queued messages hold (a small answer holds a pooled
+    /// buffer of at least 256 bytes). A connection that falls this far behind is closed, so that a client that never
     /// reads costs bounded memory and never holds up the others. Default 16 MiB.
     /// </summary>
     public int MaxOutboundBufferSize { get; set; } = 16 * 1024 * 1024;

@@ -1,9 +1,8 @@
-using System.Buffers.Binary;
-using System.IO.Compression;
 using System.Text.Json;
 using JsonRpc.LoadTest;
 using JsonRpc.LoadTest.Engine;
 using JsonRpc.LoadTest.Report;
+using JsonRpc.Server.Tests.Infrastructure;
 
 namespace JsonRpc.Server.Tests;
 
@@ -36,6 +35,107 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
 
         AssertJson(report);
         Assert.Contains("calls/s", progress.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task RunAsync_DirectWithStreamJsonRpcPeer_OursThenStreamJsonRpcEachAnswerEveryCallOnce()
+    {
+        // A StreamJsonRpc server's first call in a process takes a second or more on a loaded machine (its reflection
+        // over the target, its serializer options); the warm-up covers it, as in real runs.
+        var options = LoadOptions.Parse(["--direct", "--peer", "streamjsonrpc", "--mode", "pipelined", "--window", "4", "--caller", "both",
+            "--connections", "2", "--duration", "1", "--warmup", "3", "--grace", "10", "--payload", "64"]);
+        var progress = new StringWriter();
+        var report = await LoadRunner.RunAsync(options, progress).WaitAsync(TimeSpan.FromSeconds(120));
+        output.WriteLine(progress.ToString());
+        Assert.Equal(["ours/raw", "ours/client", "streamjsonrpc/raw", "streamjsonrpc/client"], report.Runs.Select(run => $"{run.Implementation}/{run.Caller}"));
+        Assert.True(report.AllCorrect);
+        foreach (var run in report.Runs)
+        {
+            AssertAnsweredOnce(run);
+        }
+
+        // Our router counts what it served; StreamJsonRpc's server has no such counters.
+        Assert.Equal(report.Runs[0].Correctness.CallsSent, report.Runs[0].Router!.ServerCalls);
+        Assert.Null(report.Runs[2].Router);
+        Assert.Contains("StreamJsonRpc 2.26.150", MarkdownTable.Server(report.Runs[2]), StringComparison.Ordinal);
+    }
+
+    [NatsFact]
+    public async Task RunAsync_RoutedWithNatsPeer_NatsRequestsAnsweredOnceAndBrokerMeasured()
+    {
+        var options = LoadOptions.Parse(["--peer", "nats", "--mode", "pipelined", "--window", "4", "--caller", "client",
+            "--connections", "2", "--duration", "1", "--warmup", "0.2", "--grace", "10", "--payload", "64"]);
+        var progress = new StringWriter();
+        var report = await LoadRunner.RunAsync(options, progress).WaitAsync(TimeSpan.FromSeconds(120));
+        output.WriteLine(progress.ToString());
+        Assert.Equal(["ours/client", "nats/nats"], report.Runs.Select(run => $"{run.Implementation}/{run.Caller}"));
+        Assert.True(report.AllCorrect);
+        foreach (var run in report.Runs)
+        {
+            AssertAnsweredOnce(run);
+        }
+
+        // nats-server was started by the tool for the run, as a process of its own: its CPU and memory are reported.
+        var broker = report.Runs[1].ServerProcess;
+        Assert.NotNull(broker);
+        Assert.Contains("nats-server", broker.Command, StringComparison.Ordinal);
+        Assert.True(broker.PeakRssMb > 1 && broker.CpuSeconds > 0, $"broker: {broker}");
+        Assert.Equal("none", broker.Gc);
+        Assert.Equal("nats", report.Runs[1].Provider);
+    }
+
+    [Fact]
+    public async Task RunAsync_RouterProcess_ServesEveryCallAndReportsItsCpuAndPeakRss()
+    {
+        var options = LoadOptions.Parse(["--router", JsonRpc.Testing.RouterBuild.FindRouterDll(), "--router-env", "DOTNET_gcServer=0", "--caller", "client",
+            "--connections", "2", "--duration", "1", "--warmup", "0.2", "--grace", "10", "--payload", "64"]);
+        var progress = new StringWriter();
+        var report = await LoadRunner.RunAsync(options, progress).WaitAsync(TimeSpan.FromSeconds(120));
+        output.WriteLine(progress.ToString());
+        var run = Assert.Single(report.Runs);
+        AssertAnsweredOnce(run);
+        Assert.Equal("process", run.Target);
+        Assert.Null(run.Router);
+        var router = run.ServerProcess;
+        Assert.NotNull(router);
+        Assert.StartsWith("DOTNET_gcServer=0 dotnet ", router.Command, StringComparison.Ordinal);
+        Assert.True(router.CpuSeconds > 0 && router.TotalCpuSeconds >= router.CpuSeconds, $"router CPU: {router}");
+        Assert.True(router.StartRssMb > 1 && router.PeakRssMb >= router.StartRssMb, $"router memory: {router}");
+        Assert.Equal("jit", router.Runtime);
+        Assert.Equal("workstation", router.Gc);
+        Assert.Contains("(workstation GC, DOTNET_gcServer=0)", MarkdownTable.Server(run), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task StalledClient_RouterProcess_DroppedWhileTheOtherCallerIsServed()
+    {
+        var options = LoadOptions.Parse(["--router", JsonRpc.Testing.RouterBuild.FindRouterDll(), "--stalled-client", "--payload", "1024",
+            "--duration", "20", "--warmup", "0.5", "--grace", "10"]);
+        var progress = new StringWriter();
+        var report = await StalledClientRun.RunAsync(options, progress, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(120));
+        output.WriteLine(progress.ToString());
+        var stalled = report.StalledClient;
+        Assert.NotNull(stalled);
+        Assert.True(stalled.Dropped, $"the router did not drop a client that never reads: {stalled}");
+        Assert.True(stalled.OthersServed, stalled.Problem);
+        Assert.True(stalled.OtherCalls > 0 && stalled.BytesSent > 16 * 1024 * 1024, $"{stalled}");
+        Assert.True(stalled.BaselineRssMb > 1 && stalled.PeakRssMb >= stalled.BaselineRssMb, $"{stalled}");
+        Assert.True(report.AllCorrect);
+    }
+
+    [Theory]
+    [InlineData("--peer streamjsonrpc", "--direct")]
+    [InlineData("--peer nats --direct", "--peer nats")]
+    [InlineData("--nats-url nats://127.0.0.1:4222", "--peer nats")]
+    [InlineData("--router x.dll --connect 127.0.0.1:1", "--router")]
+    [InlineData("--router x.dll --direct", "--direct")]
+    [InlineData("--router-env DOTNET_gcServer=0", "--router")]
+    [InlineData("--stalled-client", "--router")]
+    [InlineData("--peer zeromq", "--peer")]
+    public void Parse_PeerAndProcessOptionsThatDoNotGoTogether_ThrowWithTheReason(string arguments, string named)
+    {
+        var error = Assert.ThrowsAny<ArgumentException>(() => LoadOptions.Parse(arguments.Split(' ')));
+        Assert.Contains(named, error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -76,76 +176,107 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
     }
 
     [Fact]
-    public void Plot_SweepReport_WritesValidPng()
+    public void Plot_SweepReportWithPeer_DrawsEverySeries()
     {
         var path = Path.Combine(Path.GetTempPath(), $"loadtest-{Guid.NewGuid():N}.png");
-        var run = new RunReport
-        {
-            Label = "test",
-            Caller = "raw",
-            Provider = "raw",
-            Target = "in-process",
-            Mode = "closed",
-            Latency = new LatencyReport(),
-            Correctness = new CorrectnessReport { Passed = true },
-            Cpu = new CpuReport(),
-        };
-        var report = new LoadReport
-        {
-            Machine = new MachineReport { Cpu = "cpu", Os = "os", Dotnet = ".NET", Gc = "server", LoadAverage = "0" },
-            Runs =
-            [
-                run with { Connections = 1, CallsPerSecond = 10_000, Latency = new LatencyReport { P99Us = 150 } },
-                run with { Connections = 10, CallsPerSecond = 40_000, Latency = new LatencyReport { P99Us = 900 } },
-                run with { Connections = 100, CallsPerSecond = 45_000, Latency = new LatencyReport { P99Us = 6000 } },
-            ],
-        };
+        var run = SampleRun();
+        var report = SampleReport(
+        [
+            run with { Connections = 1, CallsPerSecond = 10_000, Latency = new LatencyReport { P99Us = 150 } },
+            run with { Connections = 10, CallsPerSecond = 40_000, Latency = new LatencyReport { P99Us = 900 } },
+            run with { Connections = 100, CallsPerSecond = 45_000, Latency = new LatencyReport { P99Us = 6000 } },
+            run with { Implementation = "nats", Caller = "nats", Connections = 1, CallsPerSecond = 5_000, Latency = new LatencyReport { P99Us = 300 } },
+            run with { Implementation = "nats", Caller = "nats", Connections = 100, CallsPerSecond = 20_000, Latency = new LatencyReport { P99Us = 9000 } },
+        ]);
         try
         {
             ConnectionSweep.Plot(report, path);
-            var png = File.ReadAllBytes(path);
-            Assert.Equal(new byte[] { 0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A }, png[..8]);
+            using var image = SkiaSharp.SKBitmap.Decode(path);
+            Assert.NotNull(image);
+            Assert.True(image.Width >= 1000 && image.Height >= 500, $"{image.Width}x{image.Height}");
 
-            // Every chunk's CRC checks out (computed here bit by bit), and the pixels inflate to one filtered row per line.
-            var at = 8;
-            int width = 0, height = 0;
-            using var idat = new MemoryStream();
-            var types = new List<string>();
-            while (at < png.Length)
-            {
-                var length = BinaryPrimitives.ReadInt32BigEndian(png.AsSpan(at));
-                var type = System.Text.Encoding.ASCII.GetString(png, at + 4, 4);
-                var data = png.AsSpan(at + 8, length);
-                Assert.Equal(BitwiseCrc32(png.AsSpan(at + 4, length + 4)), BinaryPrimitives.ReadUInt32BigEndian(png.AsSpan(at + 8 + length)));
-                if (type == "IHDR")
-                {
-                    width = BinaryPrimitives.ReadInt32BigEndian(data);
-                    height = BinaryPrimitives.ReadInt32BigEndian(data[4..]);
-                }
-                else if (type == "IDAT")
-                {
-                    idat.Write(data);
-                }
-
-                types.Add(type);
-                at += length + 12;
-            }
-
-            Assert.Equal(["IHDR", "IDAT", "IEND"], types);
-            idat.Position = 0;
-            using var inflated = new MemoryStream();
-            using (var zlib = new ZLibStream(idat, CompressionMode.Decompress))
-            {
-                zlib.CopyTo(inflated);
-            }
-
-            Assert.Equal(height * (1 + (width * 3)), inflated.Length);
-            Assert.True(width >= 800 && height >= 400, $"{width}x{height}");
+            // Both series' colours are on the picture: ours (steel blue) and NATS (dark orange).
+            Assert.True(HasColor(image, ScottPlot.Colors.SteelBlue), "no line in ours' colour");
+            Assert.True(HasColor(image, ScottPlot.Colors.DarkOrange), "no line in the NATS colour");
         }
         finally
         {
             File.Delete(path);
         }
+    }
+
+    [Fact]
+    public void Table_FolderWithPeerReport_PrintsEveryServerAndDrawsBars()
+    {
+        var folder = Directory.CreateDirectory(Path.Combine(Path.GetTempPath(), $"loadtest-{Guid.NewGuid():N}")).FullName;
+        var path = Path.Combine(folder, "peers.png");
+        var run = SampleRun();
+        var report = SampleReport(
+        [
+            run with { Connections = 10, CallsPerSecond = 40_000, Calls = 100_000, ServerProcess = new ServerProcessReport { Command = "dotnet JsonRpc.Router.dll --port 0", CpuSeconds = 9.5, PeakRssMb = 80 } },
+            run with { Implementation = "nats", Caller = "nats", Provider = "nats", Connections = 10, CallsPerSecond = 20_000 },
+        ]);
+        try
+        {
+            File.WriteAllText(Path.Combine(folder, "a.json"), JsonSerializer.Serialize(report, LoadReportJsonContext.Default.LoadReport));
+            var table = MarkdownTable.FromFolder(folder);
+            Assert.Contains("| nats-server | NATS.Net |", table, StringComparison.Ordinal);
+            Assert.Contains("| router process | raw |", table, StringComparison.Ordinal);
+            Assert.Contains("9.5 s (0%), 95.0 us / 80 MB", table, StringComparison.Ordinal);
+
+            JsonRpc.LoadTest.Charts.PeerChart.Save(folder, path);
+            using var image = SkiaSharp.SKBitmap.Decode(path);
+            Assert.True(HasColor(image, ScottPlot.Colors.SteelBlue) && HasColor(image, ScottPlot.Colors.DarkOrange), "a bar is missing");
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    private static RunReport SampleRun() => new()
+    {
+        Label = "test",
+        Caller = "raw",
+        Provider = "raw",
+        Target = "process",
+        Mode = "closed",
+        PayloadBytes = 50,
+        Latency = new LatencyReport(),
+        Correctness = new CorrectnessReport { Passed = true },
+        Cpu = new CpuReport(),
+    };
+
+    private static LoadReport SampleReport(List<RunReport> runs) => new()
+    {
+        Machine = new MachineReport { Cpu = "cpu", Os = "os", Dotnet = ".NET", Gc = "server", LoadAverage = "0" },
+        Runs = runs,
+    };
+
+    private static bool HasColor(SkiaSharp.SKBitmap image, ScottPlot.Color color)
+    {
+        for (var y = 0; y < image.Height; y++)
+        {
+            for (var x = 0; x < image.Width; x++)
+            {
+                var pixel = image.GetPixel(x, y);
+                if (pixel.Red == color.R && pixel.Green == color.G && pixel.Blue == color.B)
+                {
+                    return true;
+                }
+            }
+        }
+
+        return false;
+    }
+
+    private static void AssertAnsweredOnce(RunReport run)
+    {
+        Assert.True(run.Correctness.Passed, $"{run.Label}: {run.Correctness.FirstProblem ?? "the correctness check failed"}");
+        Assert.True(run.Correctness.CallsSent > 50, $"{run.Label}: only {run.Correctness.CallsSent} calls in a second");
+        Assert.Equal(run.Correctness.CallsSent, run.Correctness.Answers);
+        Assert.Equal(0, run.Errors);
+        Assert.True(run.Latency.P50Us > 0 && run.Latency.P50Us <= run.Latency.P99Us, $"{run.Label}: latency {run.Latency}");
     }
 
     private static void AssertRun(RunReport run, bool direct)
@@ -191,21 +322,6 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
         {
             Assert.True(element.TryGetProperty(name, out _), $"'{name}' missing from {element}");
         }
-    }
-
-    private static uint BitwiseCrc32(ReadOnlySpan<byte> data)
-    {
-        var crc = 0xFFFFFFFFu;
-        foreach (var b in data)
-        {
-            crc ^= b;
-            for (var k = 0; k < 8; k++)
-            {
-                crc = (crc >> 1) ^ (0xEDB88320u & (uint)-(int)(crc & 1));
-            }
-        }
-
-        return ~crc;
     }
 }
 

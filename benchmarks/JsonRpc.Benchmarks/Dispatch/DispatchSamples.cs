@@ -14,6 +14,28 @@ internal static class DispatchSamples
         _ => Batch(20),
     });
 
+    /// <summary>The same calls as newline-framed input for a server on a pipe, and how many answer lines come back.</summary>
+    /// <param name="scenario">The scenario.</param>
+    /// <param name="batchAsLines">
+    /// Send the batch's 20 calls as 20 lines rather than as one batch: StreamJsonRpc does not take batches (it reads a
+    /// JSON array as a malformed message and drops the connection), so a StreamJsonRpc client sends them one by one.
+    /// </param>
+    public static (byte[] Input, int Answers) GetFramed(DispatchScenario scenario, bool batchAsLines)
+    {
+        if (scenario == DispatchScenario.Batch20 && batchAsLines)
+        {
+            var lines = new StringBuilder();
+            for (var i = 1; i <= 20; i++)
+            {
+                lines.Append(Call("subtract", i)).Append('\n');
+            }
+
+            return (Encoding.UTF8.GetBytes(lines.ToString()), 20);
+        }
+
+        return ([.. Get(scenario), (byte)'\n'], 1);
+    }
+
     public static int Subtract(int minuend, int subtrahend) => minuend - subtrahend;
 
     public static int Fail(int minuend, int subtrahend) => throw new InvalidOperationException("The handler failed.");

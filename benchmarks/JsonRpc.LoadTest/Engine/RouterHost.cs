@@ -37,13 +37,15 @@ internal sealed class RouterHost : IAsyncDisposable
         builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
         builder.Logging.Services.Configure<Microsoft.Extensions.Logging.Console.ConsoleLoggerOptions>(console => console.LogToStandardErrorThreshold = LogLevel.Trace);
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        var limits = RouterLimits.For(options);
         builder.Services.AddJsonRpcRouter(router =>
         {
             router.Host = "127.0.0.1";
             router.Port = 0;
-            router.MaxPendingCallsPerConnection = Math.Max(router.MaxPendingCallsPerConnection, options.EffectiveWindow * 2);
-            router.MaxMessageSize = Math.Max(router.MaxMessageSize, (options.PayloadBytes * 2) + 4096);
-            router.MaxConnections = Math.Max(router.MaxConnections, options.Connections + options.Providers + 16);
+            router.MaxPendingCallsPerConnection = limits.MaxPendingCalls;
+            router.MaxMessageSize = limits.MaxMessageSize;
+            router.MaxConnections = limits.MaxConnections;
+            router.MaxOutboundBufferSize = Math.Max(router.MaxOutboundBufferSize, limits.MaxMessageSize);
         });
         builder.WebHost.ConfigureKestrel(kestrel => kestrel.ListenJsonRpcRouter());
         var app = builder.Build();

@@ -15,6 +15,9 @@ public sealed record LoadReport
     /// <summary>The runs, in the order they ran.</summary>
     public required List<RunReport> Runs { get; init; }
 
-    /// <summary>Whether every run passed its correctness check.</summary>
-    public bool AllCorrect => Runs.TrueForAll(run => run.Correctness.Passed);
+    /// <summary>The stalled-client case, when that is what was run.</summary>
+    public StalledClientReport? StalledClient { get; init; }
+
+    /// <summary>Whether every run passed its correctness check (and the stalled-client case, if run, kept serving the others).</summary>
+    public bool AllCorrect => Runs.TrueForAll(run => run.Correctness.Passed) && StalledClient is null or { OthersServed: true, Problem: null };
 }

@@ -11,8 +11,11 @@ public static class MarkdownTable
     public static string FromFolder(string folder)
     {
         var table = new StringBuilder();
-        table.AppendLine("| file | workload | caller | provider | calls/s | payload Mbps | p50 us | p99 us | p99.9 us | max us | correct | CPU: this process / others |");
-        table.AppendLine("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |");
+        var stalledRows = new StringBuilder();
+        var machines = new SortedSet<string>(StringComparer.Ordinal);
+        var started = new List<DateTimeOffset>();
+        table.AppendLine("| file | workload | server | callers | provider | calls/s | payload Mbps | p50 us | p99 us | p99.9 us | max us | correct | server process: CPU in the window, per call / peak RSS | CPU: load generator / others |");
+        table.AppendLine("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |");
         foreach (var path in Directory.GetFiles(folder, "*.json").Order(StringComparer.Ordinal))
         {
             var report = JsonSerializer.Deserialize(File.ReadAllText(path), LoadReportJsonContext.Default.LoadReport);
@@ -21,21 +24,82 @@ public static class MarkdownTable
                 continue;
             }
 
+            machines.Add($"{report.Machine.Cpu}, {report.Machine.Cores} cores, {report.Machine.Os}, {report.Machine.Dotnet}");
+            started.Add(report.StartedAt);
+            if (report.StalledClient is { } stalled)
+            {
+                stalledRows.AppendLine(string.Create(CultureInfo.InvariantCulture,
+                    $"| {Path.GetFileName(path)} | router{Settings(stalled.Router)} | {stalled.PayloadBytes} B to {stalled.Method} | {stalled.BaselineRssMb:N1} | {stalled.PeakRssMb:N1} | {stalled.RiseMb:N1} | {(stalled.Dropped ? $"yes, after {stalled.Seconds:N1} s" : "NO")} | {(stalled.OthersServed ? "yes" : "NO")} ({stalled.OtherCalls:N0} calls) |"));
+            }
+
             foreach (var run in report.Runs)
             {
                 table.AppendLine(string.Create(CultureInfo.InvariantCulture,
-                    $"| {Path.GetFileName(path)} | {Workload(run)} | {Kind(run.Caller)} | {Kind(run.Provider)} | {run.CallsPerSecond:N0} | {run.PayloadMbps:N1} | {run.Latency.P50Us:N0} | {run.Latency.P99Us:N0} | {run.Latency.P999Us:N0} | {run.Latency.MaxUs:N0} | {(run.Correctness.Passed ? "yes" : "NO")} ({run.Correctness.CallsSent:N0} calls) | {run.Cpu.ProcessPercent:0}% / {run.Cpu.OthersPercent:0}% |"));
+                    $"| {Path.GetFileName(path)} | {Workload(run)} | {Server(run)} | {Kind(run.Caller)} | {Kind(run.Provider)} | {run.CallsPerSecond:N0} | {run.PayloadMbps:N1} | {run.Latency.P50Us:N0} | {run.Latency.P99Us:N0} | {run.Latency.P999Us:N0} | {run.Latency.MaxUs:N0} | {(run.Correctness.Passed ? "yes" : "NO")} ({run.Correctness.CallsSent:N0} calls) | {Process(run.ServerProcess, run.Calls)} | {run.Cpu.ProcessPercent:0}% / {run.Cpu.OthersPercent:0}% |"));
             }
+        }
+
+        if (stalledRows.Length > 0)
+        {
+            table.AppendLine();
+            table.AppendLine("| file | router settings | stalled client's calls | RSS before MB | peak MB | rise MB | dropped | others served |");
+            table.AppendLine("| --- | --- | --- | ---: | ---: | ---: | --- | --- |");
+            table.Append(stalledRows);
+        }
+
+        if (started.Count > 0)
+        {
+            table.AppendLine();
+            table.AppendLine(string.Create(CultureInfo.InvariantCulture,
+                $"Machine: {string.Join("; ", machines)}. Runs from {started.Min():yyyy-MM-dd HH:mm} to {started.Max():HH:mm} UTC; each report has its load average."));
         }
 
         return table.ToString();
     }
 
+    /// <summary>The server's name as the tables show it.</summary>
+    public static string Server(RunReport run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        return run.Implementation switch
+        {
+            "streamjsonrpc" => "StreamJsonRpc 2.26.150",
+            "nats" => "nats-server",
+            _ => run.Target == "process" ? $"router process{Settings(run.ServerProcess)}" : run.Target == "in-process" ? "router in-process" : $"router at {run.Target}",
+        };
+    }
+
+    /// <summary>How a router process ran: " (native AOT)" for a native build, and the environment settings it was started with.</summary>
+    private static string Settings(ServerProcessReport? process)
+    {
+        if (process is null)
+        {
+            return string.Empty;
+        }
+
+        var settings = process.Command.Split(' ').TakeWhile(word => word.Contains('=', StringComparison.Ordinal)).ToList();
+        if (process.Gc is "server" or "workstation")
+        {
+            settings.Insert(0, $"{process.Gc} GC");
+        }
+
+        if (process.Runtime == "native")
+        {
+            settings.Insert(0, "native AOT");
+        }
+
+        return settings.Count == 0 ? string.Empty : $" ({string.Join(", ", settings)})";
+    }
+
+    private static string Process(ServerProcessReport? process, long calls)
+        => process is null ? "-" : string.Create(CultureInfo.InvariantCulture,
+            $"{process.CpuSeconds:N1} s ({process.CpuPercent:0}%), {(calls > 0 ? process.CpuSeconds * 1e6 / calls : 0):N1} us / {process.PeakRssMb:N0} MB");
+
     private static string Workload(RunReport run)
         => string.Create(CultureInfo.InvariantCulture,
             $"{(run.Direct ? "direct" : "routed")}, {(run.Mode == "closed" ? "closed loop" : $"pipelined w={run.Window}")}, {run.Connections} x {Size(run.PayloadBytes)}");
 
-    private static string Kind(string kind) => kind switch { "client" => "JsonRpcClient", "none" => "(router)", _ => kind };
+    private static string Kind(string kind) => kind switch { "client" => "JsonRpcClient", "none" => "(server)", "nats" => "NATS.Net", _ => kind };
 
     private static string Size(int bytes) => bytes >= 1024 && bytes % 1024 == 0 ? $"{bytes / 1024} KB" : $"{bytes} B";
 }

@@ -12,7 +12,7 @@ public static class ReportPrinter
         return $"{machine.Cpu}, {machine.Cores} cores, {machine.Os}, {machine.Dotnet}, {machine.Gc} GC, load average {machine.LoadAverage}";
     }
 
-    /// <summary>One block per run: throughput, latency, correctness, CPU.</summary>
+    /// <summary>One block per run: throughput, latency, correctness, CPU; and the stalled-client case.</summary>
     public static void Print(LoadReport report, TextWriter output)
     {
         ArgumentNullException.ThrowIfNull(report);
@@ -39,11 +39,31 @@ public static class ReportPrinter
 
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"  cpu          this process {run.Cpu.ProcessPercent:N0}%, machine {run.Cpu.MachinePercent:N0}%, others {run.Cpu.OthersPercent:N0}% (of all cores), load {run.Cpu.LoadAverage:N2}"));
+            if (run.ServerProcess is { } process)
+            {
+                output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"  server       {process.CpuSeconds:N2} s CPU in the window ({process.CpuPercent:N0}% of all cores), {process.TotalCpuSeconds:N2} s in all; RSS {process.StartRssMb:N1} MB at start, {process.EndRssMb:N1} MB at the end, peak {process.PeakRssMb:N1} MB"));
+                output.WriteLine($"               {process.Runtime}, {process.Gc} GC: {process.Command}");
+            }
+
             if (run.Router is { } router)
             {
                 output.WriteLine(string.Create(CultureInfo.InvariantCulture,
                     $"  router       {router.CallsRouted:N0} routed, {router.ServerCalls:N0} served itself, {router.MessagesIn:N0} in / {router.MessagesOut:N0} out, {router.Errors} errors, {router.AnswersDropped} dropped"));
             }
+        }
+
+        if (report.StalledClient is { } stalled)
+        {
+            output.WriteLine();
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"Stalled client ({stalled.PayloadBytes} B calls to {stalled.Method}, never reading): router RSS {stalled.BaselineRssMb:N1} MB before, peak {stalled.PeakRssMb:N1} MB, rise {stalled.RiseMb:N1} MB"));
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  {(stalled.Dropped ? $"dropped by the router after {stalled.Seconds:N2} s" : $"NOT dropped within {stalled.Seconds:N2} s")}, {stalled.CallsSent:N0} calls ({stalled.BytesSent / 1e6:N1} MB) written"));
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  well-behaved caller: {(stalled.OthersServed ? "PASS" : "FAIL")}, {stalled.OtherCalls:N0} calls{(stalled.Problem is null ? string.Empty : $"; {stalled.Problem}")}"));
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  router: {stalled.Router.CpuSeconds:N2} s CPU during the case, RSS {stalled.Router.StartRssMb:N1} MB at start; {stalled.Router.Command}"));
         }
     }
 }

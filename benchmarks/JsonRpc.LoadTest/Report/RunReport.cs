@@ -6,10 +6,13 @@ public sealed record RunReport
     /// <summary>The settings in one line, e.g. "routed closed c=10 payload=50B caller=raw".</summary>
     public required string Label { get; init; }
 
-    /// <summary>"raw" (this tool's minimal socket caller) or "client" (JsonRpcClient).</summary>
+    /// <summary>Whose server was measured: "ours" (the router), "streamjsonrpc" or "nats".</summary>
+    public string Implementation { get; init; } = "ours";
+
+    /// <summary>"raw" (this tool's minimal socket caller), "client" (JsonRpcClient) or "nats" (NATS.Net).</summary>
     public required string Caller { get; init; }
 
-    /// <summary>"raw", "client", or "none" in direct mode.</summary>
+    /// <summary>"raw", "client", "nats" (a queue-group responder), or "none" in direct mode.</summary>
     public required string Provider { get; init; }
 
     /// <summary>"in-process" or the HOST:PORT of a running router.</summary>
@@ -62,4 +65,7 @@ public sealed record RunReport
 
     /// <summary>The in-process router's counters for this run; null for a router elsewhere.</summary>
     public RouterReport? Router { get; init; }
+
+    /// <summary>The server's own process (standalone router or nats-server), when it ran apart from this tool.</summary>
+    public ServerProcessReport? ServerProcess { get; init; }
 }

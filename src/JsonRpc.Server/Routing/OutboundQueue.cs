@@ -4,9 +4,11 @@ namespace JsonRpc.Server.Routing;
 
 /// <summary>
 /// The messages waiting for one connection's single writer loop: many producers (any connection's read loop, the
-/// timer, host methods), one consumer. Bounded by bytes, not count, so that memory per connection is capped whatever
-/// the message sizes; the writer waits through a reusable <see cref="IValueTaskSource{TResult}"/>, so the steady
-/// state allocates nothing.
+/// timer, host methods), one consumer. Bounded by the bytes of memory the queued messages hold (each message's rented
+/// buffer, not only the bytes written into it), not by count, so that memory per connection is capped whatever the
+/// message sizes: a flood of 40-byte answers, each in a buffer of at least 256 bytes, would otherwise hold six times
+/// the bound. The writer waits through a reusable <see cref="IValueTaskSource{TResult}"/>, so the steady state
+/// allocates nothing.
 /// </summary>
 internal sealed class OutboundQueue : IValueTaskSource<bool>
 {
@@ -22,7 +24,7 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
 
     public OutboundQueue(long maxBytes) => _maxBytes = maxBytes;
 
-    /// <summary>Bytes queued and not yet taken by the writer.</summary>
+    /// <summary>Bytes of buffer held by the messages queued and not yet taken by the writer.</summary>
     public long QueuedBytes
     {
         get
@@ -49,7 +51,7 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
                 return EnqueueResult.Closed;
             }
 
-            if (_count > 0 && _bytes + message.Length > _maxBytes)
+            if (_count > 0 && _bytes + message.Buffer.Length > _maxBytes)
             {
                 message.Return();
                 return EnqueueResult.Full;
@@ -62,7 +64,7 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
 
             _items[(_head + _count) % _items.Length] = message;
             _count++;
-            _bytes += message.Length;
+            _bytes += message.Buffer.Length;
             if (_waiting)
             {
                 _waiting = false;
@@ -114,7 +116,7 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
             _items[_head] = default;
             _head = (_head + 1) % _items.Length;
             _count--;
-            _bytes -= message.Length;
+            _bytes -= message.Buffer.Length;
             return true;
         }
     }

@@ -1,0 +1,4 @@
+namespace JsonRpc.LoadTest.Engine;
+
+/// <summary>Readings at the start and the end of the measured window: this machine, and the server's process where it runs apart.</summary>
+internal readonly record struct CpuSamples(CpuSample Start, CpuSample End, TimeSpan ServerStart, TimeSpan ServerEnd, long ServerRss);

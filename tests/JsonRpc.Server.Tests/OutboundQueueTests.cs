@@ -1,0 +1,42 @@
+using System.Buffers;
+using JsonRpc.Server.Routing;
+
+namespace JsonRpc.Server.Tests;
+
+/// <summary>The per-connection outbound queue's bound: the memory its messages hold, not only the bytes written in them.</summary>
+public sealed class OutboundQueueTests
+{
+    [Fact]
+    public void Enqueue_SmallMessagesInLargerBuffers_BoundCountsTheBuffersHeld()
+    {
+        // 40-byte answers, each in a 256-byte pooled buffer (the router's smallest): a 4 KiB bound holds 16 of them,
+        // not 102 as counting written bytes would allow, which let a client that never reads hold ~6x the bound.
+        var queue = new OutboundQueue(4096);
+        var queued = 0;
+        while (queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 40)) == EnqueueResult.Queued)
+        {
+            queued++;
+            Assert.True(queued <= 1000, "the queue never filled");
+        }
+
+        Assert.Equal(4096 / 256, queued);
+        Assert.Equal(4096, queue.QueuedBytes);
+
+        // Taking one out makes room for exactly one more.
+        Assert.True(queue.TryDequeue(out var taken));
+        taken.Return();
+        Assert.Equal(EnqueueResult.Queued, queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 40)));
+        Assert.Equal(EnqueueResult.Full, queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 40)));
+        queue.Complete(discard: true);
+        Assert.Equal(0, queue.QueuedBytes);
+    }
+
+    [Fact]
+    public void Enqueue_OneMessageLargerThanTheBound_AcceptedIntoAnEmptyQueue()
+    {
+        var queue = new OutboundQueue(1024);
+        Assert.Equal(EnqueueResult.Queued, queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(8192), 5000)));
+        Assert.Equal(EnqueueResult.Full, queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 10)));
+        queue.Complete(discard: true);
+    }
+}
