@@ -143,11 +143,17 @@ public class AllocationTests
 
         var expected = Measure(plain, static bytes => JsonSerializer.Deserialize(bytes, JsonRpcJsonContext.Default.JsonRpcMessage));
         Assert.InRange(expected, 1, 200 * Iterations); // sanity: the message object and its params are counted
-        Assert.Equal(expected, Measure(crowded, static bytes => JsonSerializer.Deserialize(bytes, JsonRpcJsonContext.Default.JsonRpcMessage)));
-        Assert.Equal(
+        AssertSamePerCall(expected, Measure(crowded, static bytes => JsonSerializer.Deserialize(bytes, JsonRpcJsonContext.Default.JsonRpcMessage)));
+        AssertSamePerCall(
             Measure(plain, static bytes => JsonSerializer.Deserialize<JsonRpcMessage>(bytes)),
             Measure(crowded, static bytes => JsonSerializer.Deserialize<JsonRpcMessage>(bytes)));
     }
+
+    // Equal per call: a one-off allocation that lands in the window (the runtime's own tiering work on a loaded machine,
+    // ~100 bytes once) is not the converter's; a string per skipped name would be 40 x 24+ bytes on every one of the calls.
+    private static void AssertSamePerCall(long expectedTotal, long actualTotal)
+        => Assert.True(Math.Abs(actualTotal - expectedTotal) < Iterations,
+            $"Expected {expectedTotal / (double)Iterations:F1} B per call, got {actualTotal / (double)Iterations:F1} B ({expectedTotal} vs {actualTotal} over {Iterations} calls).");
 
     [Fact]
     public void RequestId_CompareHashAndLookUp_AllocatesNothing()
