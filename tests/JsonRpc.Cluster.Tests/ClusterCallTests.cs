@@ -118,6 +118,52 @@ public sealed class ClusterCallTests(ITestOutputHelper output)
         Assert.Equal("t", answer.GetProperty("id").GetString());
     }
 
+    [NatsFact]
+    public async Task CancelRequest_CallerOnOtherNode_ReachesProviderUnderItsIdAndCallerGetsOneAnswer()
+    {
+        await using var cluster = await ClusterNodes.StartAsync(2, output);
+        await using var provider = await cluster.ConnectRegisteredAsync(1, "worker", "work");
+        await cluster.KnowsMethodAsync(0, "work");
+        await using var caller = await cluster.ConnectRegisteredAsync(0, "caller");
+        await using var stranger = await cluster.ConnectRegisteredAsync(0, "stranger");
+
+        await caller.SendAsync(LineClient.Request("job-1", "work", "[1]"));
+        var request = await provider.ReadAsync();
+        var providerId = request.GetProperty("id").GetRawText();
+
+        // Another client's cancel for the same id changes nothing; the caller's own reaches the provider on the other
+        // node, under the id the provider saw.
+        await stranger.SendAsync(LineClient.Notification("$/cancelRequest", """{"id":"job-1"}"""));
+        await caller.SendAsync(LineClient.Notification("$/cancelRequest", """{"id":"job-1"}"""));
+        var cancel = await provider.ReadAsync();
+        Assert.Equal("$/cancelRequest", cancel.GetProperty("method").GetString());
+        Assert.Equal(providerId, cancel.GetProperty("params").GetProperty("id").GetRawText());
+        await provider.AssertSilentAsync(TimeSpan.FromMilliseconds(300));
+
+        await provider.SendAsync($$"""{"jsonrpc":"2.0","id":{{providerId}},"error":{"code":-32800,"message":"Request cancelled"}}""");
+        var answer = await caller.ReadAsync();
+        Answer.IsError(answer, -32800);
+        Assert.Equal("job-1", answer.GetProperty("id").GetString());
+        await caller.AssertSilentAsync(TimeSpan.FromMilliseconds(300));
+    }
+
+    [NatsFact]
+    public async Task CallerDisconnects_ProviderOnOtherNodeGetsCancelRequest()
+    {
+        await using var cluster = await ClusterNodes.StartAsync(2, output);
+        await using var provider = await cluster.ConnectRegisteredAsync(1, "worker", "work");
+        await cluster.KnowsMethodAsync(0, "work");
+        var caller = await cluster.ConnectRegisteredAsync(0, "caller");
+
+        await caller.SendAsync(LineClient.Request(5, "work"));
+        var providerId = (await provider.ReadAsync()).GetProperty("id").GetRawText();
+        await caller.DisposeAsync();
+
+        var cancel = await provider.ReadAsync();
+        Assert.Equal("$/cancelRequest", cancel.GetProperty("method").GetString());
+        Assert.Equal(providerId, cancel.GetProperty("params").GetProperty("id").GetRawText());
+    }
+
     internal static int RouteCount(JsonRpcRouter router, string method)
         => router.Routes.TryGetValue(System.Text.Encoding.UTF8.GetBytes(method), out var route) ? route.Providers.Length : 0;
 }

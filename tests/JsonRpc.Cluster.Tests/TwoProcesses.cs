@@ -9,8 +9,12 @@ namespace JsonRpc.Cluster.Tests;
 /// </summary>
 public sealed class TwoProcesses : IAsyncDisposable
 {
+    // A cold process on a machine that may be loaded: generous, and only a failure waits this long.
+    private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(60);
+
     private NatsServer? _nats;
     private RouterProcess? _a;
+    private ITestOutputHelper? _output;
 
     public RouterProcess B { get; private set; } = null!;
 
@@ -20,13 +24,13 @@ public sealed class TwoProcesses : IAsyncDisposable
 
     public static async Task<TwoProcesses> StartAsync(ITestOutputHelper output, params string[] args)
     {
-        var nodes = new TwoProcesses();
+        var nodes = new TwoProcesses { _output = output };
         try
         {
             nodes._nats = await NatsServer.StartAsync();
             string[] common = ["--nats_url", nodes._nats.Url, .. args];
-            nodes._a = await RouterProcess.StartAsync(output, "a", [.. common, "--node_name", "a"]);
-            nodes.B = await RouterProcess.StartAsync(output, "b", [.. common, "--node_name", "b"]);
+            nodes._a = await RouterProcess.StartListeningAsync([.. common, "--node_name", "a"], StartTimeout);
+            nodes.B = await RouterProcess.StartListeningAsync([.. common, "--node_name", "b"], StartTimeout);
             nodes.Provider = await LineClient.ConnectAsync(nodes.B.Port);
             await nodes.Provider.RegisterAsync("on-b");
             await nodes.Provider.ProvideAsync("b.work");
@@ -53,11 +57,12 @@ public sealed class TwoProcesses : IAsyncDisposable
             }
         }
 
-        foreach (var router in new[] { _a, B })
+        foreach (var (name, router) in new[] { ("a", _a), ("b", B) })
         {
             if (router is not null)
             {
                 await router.DisposeAsync();
+                _output?.WriteLine($"--- router {name} ---{Environment.NewLine}{router.Log}");
             }
         }
 

@@ -87,7 +87,7 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
     [Fact]
     public async Task RunAsync_RouterProcess_ServesEveryCallAndReportsItsCpuAndPeakRss()
     {
-        var options = LoadOptions.Parse(["--router", JsonRpc.Testing.RouterBuild.FindRouterDll(), "--router-env", "DOTNET_gcServer=0", "--caller", "client",
+        var options = LoadOptions.Parse(["--router", RouterProcess.Dll, "--router-env", "DOTNET_gcServer=0", "--caller", "client",
             "--connections", "2", "--duration", "1", "--warmup", "0.2", "--grace", "10", "--payload", "64"]);
         var progress = new StringWriter();
         var report = await LoadRunner.RunAsync(options, progress).WaitAsync(TimeSpan.FromSeconds(120));
@@ -109,7 +109,7 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
     [Fact]
     public async Task StalledClient_RouterProcess_DroppedWhileTheOtherCallerIsServed()
     {
-        var options = LoadOptions.Parse(["--router", JsonRpc.Testing.RouterBuild.FindRouterDll(), "--stalled-client", "--payload", "1024",
+        var options = LoadOptions.Parse(["--router", RouterProcess.Dll, "--stalled-client", "--payload", "1024",
             "--duration", "20", "--warmup", "0.5", "--grace", "10"]);
         var progress = new StringWriter();
         var report = await StalledClientRun.RunAsync(options, progress, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(120));

@@ -216,7 +216,8 @@ public sealed partial class ChildProcess : IAsyncDisposable
         _process.Dispose();
     }
 
-    private void Kill()
+    /// <summary>Kills the process tree at once if it is still running (SIGKILL: no shutdown).</summary>
+    public void Kill()
     {
         try
         {

@@ -97,7 +97,7 @@ public sealed partial class ClientWebSocketTests(ITestOutputHelper output)
     {
         var pfx = Path.Combine(Path.GetTempPath(), $"jsonrpc-wss-{Guid.NewGuid():N}.pfx");
         await File.WriteAllBytesAsync(pfx, StandaloneRouterWebTests.SelfSignedCertificate().Export(System.Security.Cryptography.X509Certificates.X509ContentType.Pfx, "pw"));
-        using var router = RouterProcess.Start("--port", "0", "--http_port", "0", "--certificate_path", pfx, "--certificate_password", "pw");
+        await using var router = RouterProcess.Start("--port", "0", "--http_port", "0", "--certificate_path", pfx, "--certificate_password", "pw");
         try
         {
             var port = (await router.WaitForLineAsync(HttpsLine(), TimeSpan.FromSeconds(30))).Groups[1].Value;

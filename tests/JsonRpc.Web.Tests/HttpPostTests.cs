@@ -135,6 +135,37 @@ public sealed class HttpPostTests
     }
 
     [Fact]
+    public async Task Post_BodyWithByteFF_OneParseErrorAndNothingAfterItRuns()
+    {
+        // 0xFF is the transport's own message boundary: a body carrying it is one invalid message, not two messages.
+        await using var router = await RouterHost.StartAsync(http: true);
+        await using var subscriber = await JsonRpcClient.ConnectAsync("127.0.0.1", router.Port).Within();
+        await subscriber.RegisterAsync("listener").Within();
+        var events = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        await subscriber.SubscribeAsync("news", payload => events.Enqueue(payload.ToString())).Within();
+
+        byte[] body = [.. Encoding.UTF8.GetBytes("""{"jsonrpc":"2.0","id":1,"method":"keepAlive"}"""), 0xFF,
+            .. Encoding.UTF8.GetBytes("""{"jsonrpc":"2.0","method":"news","params":{"n":1}}""")];
+        using var content = new ByteArrayContent(body);
+        content.Headers.ContentType = new MediaTypeHeaderValue("application/json");
+        using var client = new HttpClient { Timeout = Bounded.Timeout };
+        using (var response = await client.PostAsync(router.RpcUri, content).Within())
+        {
+            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+            Json.IsError(await JsonBodyAsync(response), JsonRpcErrorCodes.ParseError);
+        }
+
+        // A sentinel published after it: the first event the subscriber sees must be the sentinel.
+        using (var sentinel = await PostAsync(router.RpcUri, """{"jsonrpc":"2.0","method":"news","params":{"n":2}}""").Within())
+        {
+            Assert.Equal(HttpStatusCode.NoContent, sentinel.StatusCode);
+        }
+
+        await Bounded.UntilAsync(() => !events.IsEmpty, "the sentinel arrives");
+        Assert.Equal("""{"n":2}""", Assert.Single(events));
+    }
+
+    [Fact]
     public async Task Post_RoutedCallNeverAnswered_CallTimeoutErrorInBody()
     {
         await using var router = await RouterHost.StartAsync(o => o.CallTimeout = TimeSpan.FromMilliseconds(300), http: true);

@@ -26,7 +26,7 @@ public sealed partial class StandaloneRouterWebTests(ITestOutputHelper output)
     [Fact]
     public async Task Help_ListsEveryOptionWithItsDefault_ExitsZero()
     {
-        using var router = RouterProcess.Start("--help");
+        await using var router = RouterProcess.Start("--help");
         Assert.Equal(0, await router.WaitForExitAsync(StartTimeout));
         var help = router.Output;
         output.WriteLine(help);
@@ -48,7 +48,7 @@ public sealed partial class StandaloneRouterWebTests(ITestOutputHelper output)
     [InlineData("--JsonRpcRouter:NoSuchSetting=1")]
     public async Task UnknownOption_ExitsNonZeroWithOneLineNamingIt(params string[] args)
     {
-        using var router = RouterProcess.Start(args);
+        await using var router = RouterProcess.Start(args);
         Assert.NotEqual(0, await router.WaitForExitAsync(StartTimeout));
         var error = router.Error.Trim();
         Assert.Single(error.Split('\n'));
@@ -62,7 +62,7 @@ public sealed partial class StandaloneRouterWebTests(ITestOutputHelper output)
     [InlineData("call_timeout_ms", "-5")]
     public async Task BadValue_ExitsNonZeroWithOneLineNamingIt(string option, string value)
     {
-        using var router = RouterProcess.Start("--port", "0", "--" + option, value);
+        await using var router = RouterProcess.Start("--port", "0", "--" + option, value);
         Assert.NotEqual(0, await router.WaitForExitAsync(StartTimeout));
         var error = router.Error.Trim();
         output.WriteLine(error);
@@ -74,7 +74,7 @@ public sealed partial class StandaloneRouterWebTests(ITestOutputHelper output)
     [Fact]
     public async Task HttpPort_ServesRpcHealthzAndDashboard_FirstLinesSayWhere()
     {
-        using var router = RouterProcess.Start("--port", "0", "--http_port", "0", "--shutdown_timeout_ms", "200");
+        await using var router = RouterProcess.Start("--port", "0", "--http_port", "0", "--shutdown_timeout_ms", "200");
         try
         {
             var tcpPort = int.Parse((await router.WaitForLineAsync(TcpLine(), StartTimeout)).Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
@@ -127,7 +127,7 @@ public sealed partial class StandaloneRouterWebTests(ITestOutputHelper output)
     {
         var pfx = Path.Combine(Path.GetTempPath(), $"jsonrpc-web-{Guid.NewGuid():N}.pfx");
         await File.WriteAllBytesAsync(pfx, SelfSignedCertificate().Export(X509ContentType.Pfx, "pw"));
-        using var router = RouterProcess.Start("--port", "0", "--http_port", "0", "--certificate_path", pfx, "--certificate_password", "pw");
+        await using var router = RouterProcess.Start("--port", "0", "--http_port", "0", "--certificate_path", pfx, "--certificate_password", "pw");
         try
         {
             await router.WaitForLineAsync(TlsLine(), StartTimeout);

@@ -55,9 +55,15 @@ internal sealed class HttpTransport : IDuplexPipe
             {
                 var result = await body.ReadAsync(aborted).ConfigureAwait(false);
                 var buffer = result.Buffer;
-                foreach (var segment in buffer)
+                if (CopyUntilStray(buffer, writer))
                 {
-                    writer.Write(segment.Span);
+                    // 0xFF never occurs in UTF-8, so the body is not JSON; and it is the router's message boundary, so
+                    // passed on it would cut the body in two messages. It stays one: what came before and an invalid
+                    // byte, answered -32700, and nothing after it is read.
+                    body.AdvanceTo(buffer.End);
+                    MessageBoundaryFramer.WriteDelimiter(writer);
+                    await writer.FlushAsync(CancellationToken.None).ConfigureAwait(false);
+                    break;
                 }
 
                 length += buffer.Length;
@@ -89,6 +95,27 @@ internal sealed class HttpTransport : IDuplexPipe
         }
 
         await writer.CompleteAsync(error).ConfigureAwait(false);
+    }
+
+    // Copies the body's bytes into the router's input up to a stray message boundary byte, which it replaces with
+    // 0xFE (also never in UTF-8); returns whether there was one.
+    private static bool CopyUntilStray(in ReadOnlySequence<byte> buffer, PipeWriter writer)
+    {
+        foreach (var segment in buffer)
+        {
+            var span = segment.Span;
+            var stray = span.IndexOf(MessageBoundaryFramer.Delimiter);
+            if (stray >= 0)
+            {
+                writer.Write(span[..stray]);
+                writer.Write([(byte)0xFE]);
+                return true;
+            }
+
+            writer.Write(span);
+        }
+
+        return false;
     }
 
     private async Task CollectAsync(PooledBufferWriter answer)

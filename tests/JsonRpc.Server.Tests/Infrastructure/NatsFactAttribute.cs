@@ -1,3 +1,5 @@
+using JsonRpc.Testing;
+
 namespace JsonRpc.Server.Tests.Infrastructure;
 
 /// <summary>A test that needs a real nats-server: skipped, saying so, where none is installed (CI installs Debian's).</summary>
@@ -6,9 +8,9 @@ public sealed class NatsFactAttribute : FactAttribute
 {
     public NatsFactAttribute()
     {
-        if (JsonRpc.LoadTest.Engine.ServerLaunch.FindNatsServer() is null)
+        if (!NatsServer.IsAvailable)
         {
-            Skip = "nats-server is not installed (Debian: apt-get install nats-server); the NATS peer cannot be measured here.";
+            Skip = NatsServer.SkipReason;
         }
     }
 }
