@@ -140,7 +140,7 @@ public sealed class ClusterCallTests(ITestOutputHelper output)
         Assert.Equal(providerId, cancel.GetProperty("params").GetProperty("id").GetRawText());
         await provider.AssertSilentAsync(TimeSpan.FromMilliseconds(300));
 
-        await provider.SendAsync($$"""{"jsonrpc":"2.0","id":{{providerId}},"error":{"code":-32800,"message":"Request cancelled"}}""");
+        await provider.SendAsync("""{"jsonrpc":"2.0","id":""" + providerId + ""","error":{"code":-32800,"message":"Request cancelled"}}""");
         var answer = await caller.ReadAsync();
         Answer.IsError(answer, -32800);
         Assert.Equal("job-1", answer.GetProperty("id").GetString());

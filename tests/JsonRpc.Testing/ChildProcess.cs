@@ -27,6 +27,8 @@ public sealed partial class ChildProcess : IAsyncDisposable
     private readonly StringBuilder _stderr = new();
     private readonly List<(Regex Pattern, TaskCompletionSource<Match> Found)> _watches = [];
 
+    private int _disposed;
+
     private ChildProcess(Process process) => _process = process;
 
     /// <summary>The process id.</summary>
@@ -200,9 +202,14 @@ public sealed partial class ChildProcess : IAsyncDisposable
         return false;
     }
 
-    /// <summary>Kills the process tree if it is still running and waits (bounded) for it to go.</summary>
+    /// <summary>Kills the process tree if it is still running and waits (bounded) for it to go. Idempotent.</summary>
     public async ValueTask DisposeAsync()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
         Kill();
         try
         {

@@ -114,7 +114,7 @@ public sealed partial class ClientWebSocketTests(ITestOutputHelper output)
         finally
         {
             output.WriteLine(router.Output + router.Error);
-            router.Dispose();
+            await router.DisposeAsync();
             File.Delete(pfx);
         }
     }

@@ -146,7 +146,7 @@ public sealed partial class StandaloneRouterWebTests(ITestOutputHelper output)
         finally
         {
             output.WriteLine(router.Output + router.Error);
-            router.Dispose();
+            await router.DisposeAsync();
             File.Delete(pfx);
         }
     }
