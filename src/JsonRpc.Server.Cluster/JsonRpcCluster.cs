@@ -63,6 +63,9 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
     /// <summary>The other nodes this node knows to be alive, by name.</summary>
     public IReadOnlyCollection<string> Nodes => [.. _peers.Keys];
 
+    /// <summary>The client port of the NATS server this node is connected to now (tests: which server it failed over to).</summary>
+    internal int? ServerPort => IsConnected ? _nats?.ServerInfo?.Port : null;
+
     /// <summary>Tells this run of the node apart from an earlier one under the same name.</summary>
     internal long Incarnation { get; }
 

@@ -13,9 +13,10 @@ public sealed class NatsServer : IAsyncDisposable
     /// <summary>How long the server may take to accept connections.</summary>
     public static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(15);
 
+    private readonly string[] _arguments;
     private Process? _process;
 
-    private NatsServer(int port) => Port = port;
+    private NatsServer(int port, string[] arguments) => (Port, _arguments) = (port, arguments);
 
     /// <summary>The path of the nats-server binary, or null when it is not installed.</summary>
     public static string? BinaryPath { get; } = Find();
@@ -35,10 +36,14 @@ public sealed class NatsServer : IAsyncDisposable
     /// <summary>Whether the server process is running.</summary>
     public bool IsRunning => _process is { HasExited: false };
 
-    /// <summary>Starts a server on a free port and waits until it accepts connections.</summary>
-    public static async Task<NatsServer> StartAsync(int port = 0)
+    /// <summary>
+    /// Starts a server on a free port (or <paramref name="port"/>) and waits until it accepts connections.
+    /// <paramref name="arguments"/> go to nats-server after the address and port, such as
+    /// <c>--cluster nats://127.0.0.1:6222 --routes …</c>, on every start.
+    /// </summary>
+    public static async Task<NatsServer> StartAsync(int port = 0, params string[] arguments)
     {
-        var server = new NatsServer(port == 0 ? FreePort() : port);
+        var server = new NatsServer(port == 0 ? FreePort() : port, arguments);
         await server.RestartAsync();
         return server;
     }
@@ -52,7 +57,7 @@ public sealed class NatsServer : IAsyncDisposable
         }
 
         Kill();
-        var start = new ProcessStartInfo(BinaryPath, ["-a", "127.0.0.1", "-p", Port.ToString(System.Globalization.CultureInfo.InvariantCulture)])
+        var start = new ProcessStartInfo(BinaryPath, ["-a", "127.0.0.1", "-p", Port.ToString(System.Globalization.CultureInfo.InvariantCulture), .. _arguments])
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
