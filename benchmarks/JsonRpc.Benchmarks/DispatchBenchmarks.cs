@@ -20,6 +20,7 @@ public class DispatchBenchmarks
     private readonly ArrayBufferWriter<byte> _output = new(4096);
     private BaselineDispatcher _baseline = null!;
     private JsonRpcDispatcher _ours = null!;
+    private readonly JsonRpcCancellationScope _scope = new();
     private ReadOnlyMemory<byte> _message;
     private PipeClient _oursOverPipe = null!;
     private PipeDispatchServer _oursPipeServer = null!;
@@ -79,6 +80,23 @@ public class DispatchBenchmarks
     {
         _output.ResetWrittenCount();
         var pending = _ours.DispatchAsync(_message, _output);
+        if (!pending.IsCompletedSuccessfully)
+        {
+            pending.AsTask().GetAwaiter().GetResult();
+        }
+
+        return _output.WrittenCount;
+    }
+
+    /// <summary>
+    /// Ours as a server that honours <c>$/cancelRequest</c> dispatches: each call's handler gets a token of its own,
+    /// tracked by id in the connection's <see cref="JsonRpcCancellationScope"/> while it runs.
+    /// </summary>
+    [Benchmark(Description = "Ours: DispatchAsync with a cancellation scope")]
+    public int OursCancellable()
+    {
+        _output.ResetWrittenCount();
+        var pending = _ours.DispatchAsync(_message, _output, _scope);
         if (!pending.IsCompletedSuccessfully)
         {
             pending.AsTask().GetAwaiter().GetResult();

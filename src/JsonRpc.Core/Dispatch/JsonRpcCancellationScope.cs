@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.InteropServices;
 using JsonRpc.Protocol;
 
 namespace JsonRpc.Dispatch;
@@ -67,12 +68,9 @@ public sealed class JsonRpcCancellationScope : IDisposable
             }
 
             // A peer may reuse an id while the first call runs: both are kept, and a cancellation reaches both.
-            if (_running.Remove(id, out var first))
-            {
-                source.Next = first;
-            }
-
-            _running.Add(id, source);
+            ref var slot = ref CollectionsMarshal.GetValueRefOrAddDefault(_running, id, out _);
+            source.Next = slot;
+            slot = source;
         }
 
         return source.Token;
@@ -88,7 +86,8 @@ public sealed class JsonRpcCancellationScope : IDisposable
 
         lock (_lock)
         {
-            if (!_running.TryGetValue(id, out var head))
+            // The usual case, one call of that id: one lookup.
+            if (!_running.Remove(id, out var head))
             {
                 return;
             }
@@ -97,16 +96,13 @@ public sealed class JsonRpcCancellationScope : IDisposable
             {
                 if (head.Next is { } next)
                 {
-                    _running[id] = next;
-                }
-                else
-                {
-                    _running.Remove(id);
+                    _running.Add(id, next);
                 }
 
                 return;
             }
 
+            _running.Add(id, head);
             for (var previous = head; previous.Next is { } current; previous = current)
             {
                 if (current.Token == token)

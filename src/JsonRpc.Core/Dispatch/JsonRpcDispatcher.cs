@@ -237,8 +237,13 @@ public sealed partial class JsonRpcDispatcher
         CancellationToken cancellationToken, JsonRpcCancellationScope? scope = null)
     {
         using var answers = new PooledBufferWriter();
-        var ids = scope is null ? null : new RequestId[elements.Count];
-        var tokens = scope is null ? null : new CancellationToken[elements.Count];
+        var ids = scope is null ? null : ArrayPool<RequestId>.Shared.Rent(elements.Count);
+        var tokens = scope is null ? null : ArrayPool<CancellationToken>.Shared.Rent(elements.Count);
+        if (ids is not null)
+        {
+            Array.Clear(ids, 0, elements.Count); // default: no id, nothing begun
+        }
+
         try
         {
             for (var i = 0; scope is not null && i < elements.Count; i++)
@@ -282,9 +287,16 @@ public sealed partial class JsonRpcDispatcher
         }
         finally
         {
-            for (var i = 0; ids is not null && i < ids.Length; i++)
+            if (ids is not null)
             {
-                scope!.End(ids[i], tokens![i]);
+                for (var i = 0; i < elements.Count; i++)
+                {
+                    scope!.End(ids[i], tokens![i]);
+                }
+
+                // Cleared: a rented array must not keep ids (strings) or tokens (their sources) alive.
+                ArrayPool<RequestId>.Shared.Return(ids, clearArray: true);
+                ArrayPool<CancellationToken>.Shared.Return(tokens!, clearArray: true);
             }
 
             elements.Dispose();

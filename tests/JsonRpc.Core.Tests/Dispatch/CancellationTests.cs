@@ -127,6 +127,26 @@ public sealed class CancellationTests
         Assert.False(scope.Cancel("5"));
     }
 
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void Scope_SameIdTwice_EndOfOneLeavesTheOtherCancellable(bool endFirstBegun)
+    {
+        using var scope = new JsonRpcCancellationScope();
+        var first = scope.Begin(7);
+        var second = scope.Begin(7);
+        var (ended, left) = endFirstBegun ? (first, second) : (second, first);
+
+        scope.End(7, ended);
+        Assert.Equal(1, scope.Count);
+        Assert.True(scope.Cancel(7));
+        Assert.True(left.IsCancellationRequested);
+        Assert.False(ended.IsCancellationRequested);
+
+        scope.End(7, left); // already gone with the cancellation: nothing to do
+        Assert.Equal(0, scope.Count);
+    }
+
     [Fact]
     public void Scope_CancelAllOrOuterToken_CancelsRunningAndLaterCalls()
     {
