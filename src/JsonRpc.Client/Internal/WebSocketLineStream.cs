@@ -26,8 +26,6 @@ internal sealed class WebSocketLineStream(WebSocket socket) : Stream
 
     public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
 
-    public WebSocket Socket => socket;
-
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
         if (buffer.IsEmpty)
