@@ -21,6 +21,9 @@ try
 
     // The router says what listens where in its own words; the generic hosting lines would name ports wrongly.
     builder.Logging.AddFilter("Microsoft.Hosting.Lifetime", LogLevel.Warning);
+    // The NATS client (cluster mode) reports every connection attempt with the server's whole INFO at Information; its
+    // warnings and errors (a refused login, say) are what an operator needs. The cluster logs its own joins and losses.
+    builder.Logging.AddFilter("NATS", LogLevel.Warning);
     builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
     builder.Services.AddJsonRpcRouter();
     builder.Services.AddJsonRpcCluster(); // joins a cluster only when --nats_url (NatsUrl) is set

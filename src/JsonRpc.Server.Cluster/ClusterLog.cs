@@ -11,8 +11,8 @@ internal static partial class ClusterLog
     [LoggerMessage(102, LogLevel.Warning, "Cluster node {Node} lost NATS ({Reason}); calls to other nodes fail until it is back.")]
     public static partial void Disconnected(ILogger logger, string node, string reason);
 
-    [LoggerMessage(103, LogLevel.Warning, "Cluster node {Node} could not reach NATS within {Timeout}; it serves alone and keeps trying.")]
-    public static partial void ConnectTimedOut(ILogger logger, string node, TimeSpan timeout);
+    [LoggerMessage(103, LogLevel.Warning, "Cluster node {Node} could not reach NATS at {Url} within {Timeout} (not running or not reachable, or the TLS handshake failed: check nats_url and the nats_tls_* files); it serves alone and keeps trying.")]
+    public static partial void ConnectTimedOut(ILogger logger, string node, string url, TimeSpan timeout);
 
     [LoggerMessage(104, LogLevel.Information, "Node {Peer} joined the cluster.")]
     public static partial void PeerJoined(ILogger logger, string peer);
@@ -25,6 +25,9 @@ internal static partial class ClusterLog
 
     [LoggerMessage(107, LogLevel.Warning, "Cluster message on {Subject} was ignored: {Reason}.")]
     public static partial void BadMessage(ILogger logger, string subject, string reason);
+
+    [LoggerMessage(109, LogLevel.Error, "Cluster node {Node} could not connect to NATS at {Url}: {Reason}.")]
+    public static partial void ConnectFailed(ILogger logger, string node, string url, string reason);
 
     [LoggerMessage(108, LogLevel.Error, "Cluster loop {Loop} failed.")]
     public static partial void LoopFailed(ILogger logger, string loop, Exception exception);

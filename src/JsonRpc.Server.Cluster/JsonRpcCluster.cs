@@ -20,12 +20,15 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
     private readonly JsonRpcRouter _router;
     private readonly JsonRpcClusterOptions _options;
     private readonly ILogger _logger;
+    private readonly ILoggerFactory _loggerFactory;
     private readonly ConcurrentDictionary<string, PeerLink> _peers = new(StringComparer.Ordinal);
     private readonly CancellationTokenSource _stopping = new();
     private readonly List<Task> _loops = [];
     private readonly string _prefix;
     private readonly string _noRespondersSubject;
+    private readonly string _shownUrl;
     private NatsConnection? _nats;
+    private volatile string? _lastServerError;
     private int _started;
     private int _disposed;
 
@@ -47,10 +50,12 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
 
         _router = router;
         _options = options;
-        _logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger<JsonRpcCluster>();
+        _loggerFactory = loggerFactory ?? NullLoggerFactory.Instance;
+        _logger = _loggerFactory.CreateLogger<JsonRpcCluster>();
         NodeName = options.NodeName ?? DefaultNodeName(router.Options.Port);
         _prefix = options.SubjectPrefix;
         _noRespondersSubject = $"{_prefix}.nr.{NodeName}";
+        _shownUrl = WithoutPasswords(options.NatsUrl!);
         Incarnation = RandomNumberGenerator.GetInt32(1, int.MaxValue) * (long)uint.MaxValue + Environment.TickCount64 % uint.MaxValue;
     }
 
@@ -90,6 +95,10 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
     /// <see cref="JsonRpcClusterOptions.ConnectTimeout"/> for NATS; past it the router serves alone and the cluster
     /// keeps trying in the background.
     /// </summary>
+    /// <exception cref="InvalidOperationException">
+    /// NATS refused this node's credentials (within the wait); the message gives the server's reason. The node stays
+    /// out of the cluster: dispose it, correct the settings and start again.
+    /// </exception>
     public async Task StartAsync(CancellationToken cancellationToken = default)
     {
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
@@ -101,6 +110,7 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
         _nats = new NatsConnection(CreateNatsOptions());
         _nats.ConnectionOpened += OnConnectionOpenedAsync;
         _nats.ConnectionDisconnected += OnConnectionDisconnectedAsync;
+        _nats.ServerError += OnServerErrorAsync;
         _router.Cluster = this;
 
         var ready = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -111,7 +121,10 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
         }
         catch (TimeoutException)
         {
-            ClusterLog.ConnectTimedOut(_logger, NodeName, _options.ConnectTimeout);
+            ClusterLog.ConnectTimedOut(_logger, NodeName, _shownUrl, _options.ConnectTimeout);
+
+            // A refusal later on is logged; nobody waits for it any more.
+            _ = ready.Task.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
         }
     }
 
@@ -122,6 +135,7 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
         {
             Url = _options.NatsUrl!,
             Name = "jsonrpc-router " + NodeName,
+            LoggerFactory = _loggerFactory,
             RetryOnInitialConnect = true,
             MaxReconnectRetry = -1,
             ReconnectWaitMin = TimeSpan.FromMilliseconds(100),
@@ -174,7 +188,7 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
                 _loops.Add(AnnounceLoopAsync());
             }
 
-            ClusterLog.Connected(_logger, NodeName, _options.NatsUrl!);
+            ClusterLog.Connected(_logger, NodeName, _shownUrl);
             await PublishControlAsync("hello", null).ConfigureAwait(false);
             RequestAnnounce();
             ready.TrySetResult();
@@ -183,11 +197,27 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
         {
             ready.TrySetCanceled(stopping);
         }
+        catch (NatsException ex)
+        {
+            // NATS.Net gives up at once on what retrying cannot fix: the server refusing this node's credentials (twice
+            // in a row). That is a setting to correct, so starting fails with what NATS said.
+            var reason = _lastServerError is { } refusal
+                ? $"the server refused it ({refusal}); check nats_user and nats_password, nats_token, nats_nkey_file or nats_creds_file"
+                : ex.Message;
+            ClusterLog.ConnectFailed(_logger, NodeName, _shownUrl, reason);
+            ready.TrySetException(new InvalidOperationException($"Cluster node '{NodeName}' could not connect to NATS at {_shownUrl}: {reason}.", ex));
+        }
         catch (Exception ex)
         {
             ClusterLog.LoopFailed(_logger, "connect", ex);
             ready.TrySetException(ex);
         }
+    }
+
+    private ValueTask OnServerErrorAsync(object? sender, NatsServerErrorEventArgs args)
+    {
+        _lastServerError = args.Error;
+        return ValueTask.CompletedTask;
     }
 
     /// <summary>Messages from other nodes: handed to each node's link in the order they came.</summary>
@@ -331,7 +361,7 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
     {
         if (Volatile.Read(ref _started) != 0 && _loops.Count > 1)
         {
-            ClusterLog.Connected(_logger, NodeName, _options.NatsUrl!);
+            ClusterLog.Connected(_logger, NodeName, _shownUrl);
             var now = Environment.TickCount64;
             foreach (var link in _peers.Values)
             {
@@ -361,6 +391,21 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
         }
 
         await Task.CompletedTask.ConfigureAwait(false);
+    }
+
+    /// <summary>The NATS URLs as logs and errors may show them: a user and password in a URL become <c>***</c>.</summary>
+    internal static string WithoutPasswords(string urls)
+    {
+        var parts = urls.Split(',');
+        for (var i = 0; i < parts.Length; i++)
+        {
+            var url = parts[i].Trim();
+            var scheme = url.IndexOf("://", StringComparison.Ordinal);
+            var at = url.LastIndexOf('@');
+            parts[i] = at > scheme ? url[..(scheme < 0 ? 0 : scheme + 3)] + "***" + url[at..] : url;
+        }
+
+        return string.Join(",", parts);
     }
 
     private static string LastToken(string subject) => subject[(subject.LastIndexOf('.') + 1)..];
@@ -415,6 +460,7 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
         {
             nats.ConnectionOpened -= OnConnectionOpenedAsync;
             nats.ConnectionDisconnected -= OnConnectionDisconnectedAsync;
+            nats.ServerError -= OnServerErrorAsync;
             await nats.DisposeAsync().ConfigureAwait(false);
         }
 

@@ -6,6 +6,13 @@ namespace JsonRpc.Cluster.Tests;
 
 public sealed class ClusterConfigurationTests
 {
+    [Theory]
+    [InlineData("nats://127.0.0.1:4222", "nats://127.0.0.1:4222")]
+    [InlineData("nats://router:pa55@10.0.0.1:4222", "nats://***@10.0.0.1:4222")]
+    [InlineData("tls://token@a:4222, nats://b:4222,u:p@c:4222", "tls://***@a:4222,nats://b:4222,***@c:4222")]
+    public void WithoutPasswords_HidesUserInfoOfEveryUrl(string urls, string shown)
+        => Assert.Equal(shown, JsonRpcCluster.WithoutPasswords(urls));
+
     [Fact]
     public void Bind_SnakeCaseCommandLine_SetsEveryOption()
     {

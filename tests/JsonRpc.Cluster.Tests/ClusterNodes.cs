@@ -16,10 +16,11 @@ public sealed class ClusterNodes : IAsyncDisposable
 
     public RouterHost this[int index] => Nodes[index].Host;
 
+    /// <param name="natsArguments">More nats-server arguments, such as <c>-c</c> and a configuration file.</param>
     public static async Task<ClusterNodes> StartAsync(int count, ITestOutputHelper? output = null,
-        Action<JsonRpcRouterOptions>? router = null, Action<JsonRpcClusterOptions>? cluster = null)
+        Action<JsonRpcRouterOptions>? router = null, Action<JsonRpcClusterOptions>? cluster = null, string[]? natsArguments = null)
     {
-        var nodes = new ClusterNodes(await NatsServer.StartAsync());
+        var nodes = new ClusterNodes(await NatsServer.StartAsync(0, natsArguments ?? []));
         try
         {
             for (var i = 0; i < count; i++)

@@ -22,12 +22,17 @@ public sealed class TwoProcesses : IAsyncDisposable
 
     public LineClient Caller { get; private set; } = null!;
 
-    public static async Task<TwoProcesses> StartAsync(ITestOutputHelper output, params string[] args)
+    public static Task<TwoProcesses> StartAsync(ITestOutputHelper output, params string[] args)
+        => StartAsync(output, natsArguments: [], args);
+
+    /// <param name="natsArguments">More nats-server arguments, such as <c>-c</c> and a configuration file.</param>
+    /// <param name="args">More arguments for both routers.</param>
+    public static async Task<TwoProcesses> StartAsync(ITestOutputHelper output, string[] natsArguments, params string[] args)
     {
         var nodes = new TwoProcesses { _output = output };
         try
         {
-            nodes._nats = await NatsServer.StartAsync();
+            nodes._nats = await NatsServer.StartAsync(0, natsArguments);
             string[] common = ["--nats_url", nodes._nats.Url, .. args];
             nodes._a = await RouterProcess.StartListeningAsync([.. common, "--node_name", "a"], StartTimeout);
             nodes.B = await RouterProcess.StartListeningAsync([.. common, "--node_name", "b"], StartTimeout);

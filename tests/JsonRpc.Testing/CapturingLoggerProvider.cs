@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using Microsoft.Extensions.Logging;
 
-namespace JsonRpc.Web.Tests.Infrastructure;
+namespace JsonRpc.Testing;
 
 /// <summary>Keeps every formatted log message, to assert on what the router logged.</summary>
 public sealed class CapturingLoggerProvider : ILoggerProvider
