@@ -55,6 +55,17 @@ public sealed class ClusterSecurityTests(ITestOutputHelper output)
     }
 
     [NatsFact]
+    public async Task CredsFile_OperatorMode_NodesJoinAndCallAcross_UserOfAnUnknownAccountStaysOut()
+    {
+        using var secrets = NatsSecrets.Create();
+        var nats = secrets.OperatorMode(out var creds, out var strangerCreds);
+        await using var cluster = await ClusterNodes.StartAsync(2, output, cluster: o => o.NatsCredsFile = creds, natsArguments: nats);
+        await CallAcrossAsync(cluster);
+
+        await AssertStaysOutAsync(cluster, o => o.NatsCredsFile = strangerCreds, "Authorization Violation", refusedAtStart: "Authorization Violation");
+    }
+
+    [NatsFact]
     public async Task Tls_TlsUrlAndCaFile_NodesJoinAndCallAcross_CaThatDidNotIssueTheServersCertificateStaysOut()
     {
         using var secrets = NatsSecrets.Create();

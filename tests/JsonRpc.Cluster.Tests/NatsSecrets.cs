@@ -1,6 +1,9 @@
 using System.Net;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
+using System.Text;
+using System.Text.Json.Nodes;
+using NATS.NKeys;
 
 namespace JsonRpc.Cluster.Tests;
 
@@ -67,6 +70,85 @@ internal sealed class NatsSecrets : IDisposable
           timeout: 5
         }
         """;
+
+    /// <summary>
+    /// NATS's decentralized authentication ("operator mode") as <c>nsc</c> would set it up: an operator, one account
+    /// it signed (given to the server in memory) and a user that account signed, whose credentials file (JWT and seed)
+    /// goes to <c>nats_creds_file</c>. <paramref name="strangerCredsFile"/> is a user of an account the operator never
+    /// signed.
+    /// </summary>
+    /// <returns>The nats-server arguments that load the configuration.</returns>
+    public string[] OperatorMode(out string credsFile, out string strangerCredsFile)
+    {
+        using var @operator = KeyPair.CreatePair(PrefixByte.Operator);
+        using var account = KeyPair.CreatePair(PrefixByte.Account);
+        using var stranger = KeyPair.CreatePair(PrefixByte.Account);
+        var operatorFile = Path.Combine(Folder, "operator.jwt");
+        File.WriteAllText(operatorFile, Jwt(@operator, @operator.GetPublicKey(), "test-operator", new JsonObject { ["type"] = "operator", ["version"] = 2 }));
+        var accountJwt = Jwt(@operator, account.GetPublicKey(), "routers", new JsonObject
+        {
+            // -1: no limit (an absent limit would be zero: no connections at all).
+            ["limits"] = new JsonObject { ["subs"] = -1, ["data"] = -1, ["payload"] = -1, ["imports"] = -1, ["exports"] = -1, ["wildcards"] = true, ["conn"] = -1, ["leaf"] = -1 },
+            ["type"] = "account",
+            ["version"] = 2,
+        });
+        credsFile = WriteUser(account, "router");
+        strangerCredsFile = WriteUser(stranger, "stranger");
+        return Config($$"""
+            operator: "{{operatorFile}}"
+            resolver: MEMORY
+            resolver_preload: {
+              {{account.GetPublicKey()}}: "{{accountJwt}}"
+            }
+            """);
+    }
+
+    private string WriteUser(KeyPair account, string name)
+    {
+        using var user = KeyPair.CreatePair(PrefixByte.User);
+        var jwt = Jwt(account, user.GetPublicKey(), name, new JsonObject
+        {
+            ["pub"] = new JsonObject(),
+            ["sub"] = new JsonObject(),
+            ["subs"] = -1,
+            ["data"] = -1,
+            ["payload"] = -1,
+            ["type"] = "user",
+            ["version"] = 2,
+        });
+        var path = Path.Combine(Folder, name + ".creds");
+        File.WriteAllText(path, $"""
+            -----BEGIN NATS USER JWT-----
+            {jwt}
+            ------END NATS USER JWT------
+
+            -----BEGIN USER NKEY SEED-----
+            {user.GetSeed()}
+            ------END USER NKEY SEED------
+
+            """);
+        return path;
+    }
+
+    /// <summary>A NATS JWT: claims about <paramref name="subject"/> signed (ed25519) by <paramref name="issuer"/>.</summary>
+    private static string Jwt(KeyPair issuer, string subject, string name, JsonObject nats)
+    {
+        var claims = new JsonObject
+        {
+            ["jti"] = Convert.ToHexString(RandomNumberGenerator.GetBytes(16)),
+            ["iat"] = DateTimeOffset.UtcNow.ToUnixTimeSeconds(),
+            ["iss"] = issuer.GetPublicKey(),
+            ["name"] = name,
+            ["sub"] = subject,
+            ["nats"] = nats,
+        };
+        var signed = Base64Url("""{"typ":"JWT","alg":"ed25519-nkey"}"""u8) + "." + Base64Url(Encoding.UTF8.GetBytes(claims.ToJsonString()));
+        var signature = new byte[64];
+        issuer.Sign(Encoding.ASCII.GetBytes(signed), signature);
+        return signed + "." + Base64Url(signature);
+    }
+
+    private static string Base64Url(ReadOnlySpan<byte> bytes) => System.Buffers.Text.Base64Url.EncodeToString(bytes);
 
     public void Dispose()
     {
