@@ -29,6 +29,7 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
     private readonly string _shownUrl;
     private NatsConnection? _nats;
     private volatile string? _lastServerError;
+    private TaskCompletionSource? _ready;
     private int _started;
     private int _disposed;
 
@@ -113,7 +114,7 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
         _nats.ServerError += OnServerErrorAsync;
         _router.Cluster = this;
 
-        var ready = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var ready = _ready = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         _loops.Add(RunAsync(ready));
         try
         {
@@ -137,6 +138,9 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
             Name = "jsonrpc-router " + NodeName,
             LoggerFactory = _loggerFactory,
             RetryOnInitialConnect = true,
+            // A refusal while starting fails the start (OnServerErrorAsync); once running, a node keeps trying, so that
+            // credentials corrected on the server (a rotation gone wrong, say) let it back in without a restart.
+            IgnoreAuthErrorAbort = true,
             MaxReconnectRetry = -1,
             ReconnectWaitMin = TimeSpan.FromMilliseconds(100),
             ReconnectWaitMax = TimeSpan.FromSeconds(2),
@@ -199,13 +203,8 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
         }
         catch (NatsException ex)
         {
-            // NATS.Net gives up at once on what retrying cannot fix: the server refusing this node's credentials (twice
-            // in a row). That is a setting to correct, so starting fails with what NATS said.
-            var reason = _lastServerError is { } refusal
-                ? $"the server refused it ({refusal}); check nats_user and nats_password, nats_token, nats_nkey_file or nats_creds_file"
-                : ex.Message;
-            ClusterLog.ConnectFailed(_logger, NodeName, _shownUrl, reason);
-            ready.TrySetException(new InvalidOperationException($"Cluster node '{NodeName}' could not connect to NATS at {_shownUrl}: {reason}.", ex));
+            // What retrying cannot fix, such as a credentials file that cannot be read.
+            FailStart(ready, _lastServerError is { } refusal ? Refused(refusal) : ex.Message, ex);
         }
         catch (Exception ex)
         {
@@ -214,10 +213,31 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// The server refusing this node's credentials while it starts is a setting to correct, not a condition to wait
+    /// out: starting fails with what NATS said. Later refusals only log (NATS.Net's own warnings) while it keeps trying.
+    /// </summary>
     private ValueTask OnServerErrorAsync(object? sender, NatsServerErrorEventArgs args)
     {
         _lastServerError = args.Error;
+        if (args.Error.Contains("Authorization Violation", StringComparison.OrdinalIgnoreCase) && _ready is { Task.IsCompleted: false } ready)
+        {
+            FailStart(ready, Refused(args.Error), null);
+        }
+
         return ValueTask.CompletedTask;
+    }
+
+    private static string Refused(string serverError)
+        => $"the server refused it ({serverError}); check nats_user and nats_password, nats_token, nats_nkey_file or nats_creds_file";
+
+    private void FailStart(TaskCompletionSource ready, string reason, Exception? inner)
+    {
+        if (!ready.Task.IsCompleted)
+        {
+            ClusterLog.ConnectFailed(_logger, NodeName, _shownUrl, reason);
+            ready.TrySetException(new InvalidOperationException($"Cluster node '{NodeName}' could not connect to NATS at {_shownUrl}: {reason}.", inner));
+        }
     }
 
     /// <summary>Messages from other nodes: handed to each node's link in the order they came.</summary>

@@ -119,6 +119,46 @@ public sealed class ClusterSecurityTests(ITestOutputHelper output)
     }
 
     [NatsFact]
+    public async Task RunningNode_NatsBackWithOtherCredentials_KeepsTryingAndRejoinsOnceTheyAreRightAgain()
+    {
+        using var secrets = NatsSecrets.Create();
+        var config = Path.Combine(secrets.Folder, "auth.conf");
+        static string Auth(string password) => $$"""authorization { user: "router", password: "{{password}}" }""";
+        await File.WriteAllTextAsync(config, Auth("pa55-w0rd"));
+        await using var cluster = await ClusterNodes.StartAsync(1, output, cluster: o => (o.NatsUser, o.NatsPassword) = ("router", "pa55-w0rd"), natsArguments: ["-c", config]);
+
+        var log = new CapturingLoggerProvider();
+        using var loggerFactory = LoggerFactory.Create(b => b.AddProvider(log).AddProvider(new TestOutputLoggerProvider(output)));
+        await using var host = await RouterHost.StartAsync();
+        await using var node = new JsonRpcCluster(host.Router, new JsonRpcClusterOptions
+        {
+            NatsUrl = cluster.Nats.Url,
+            NodeName = "rotating",
+            NatsUser = "router",
+            NatsPassword = "pa55-w0rd",
+        }, loggerFactory);
+        await node.StartAsync();
+        await Eventually.TrueAsync(() => node.Nodes.Contains("n0"), "the node joins");
+
+        // NATS comes back wanting another password: the node is refused, again and again (NATS.Net on its own would
+        // stop at the second refusal and leave the node out until a restart)...
+        cluster.Nats.Kill();
+        await File.WriteAllTextAsync(config, Auth("rotated"));
+        await cluster.Nats.RestartAsync();
+        // (NATS.Net logs two lines for each refusal: at least three refusals.)
+        await Eventually.TrueAsync(() => log.Messages.Count(m => m.Contains("authorization violation", StringComparison.OrdinalIgnoreCase)) >= 6,
+            "the node is refused and keeps trying", TimeSpan.FromSeconds(30));
+        Assert.False(node.IsConnected);
+
+        // ...and once the server takes its credentials again, it is back in the cluster without a restart.
+        cluster.Nats.Kill();
+        await File.WriteAllTextAsync(config, Auth("pa55-w0rd"));
+        await cluster.Nats.RestartAsync();
+        await Eventually.TrueAsync(() => node.IsConnected && node.Nodes.Contains("n0") && cluster.Nodes[0].Cluster.Nodes.Contains("rotating"),
+            "the node rejoins", TimeSpan.FromSeconds(30));
+    }
+
+    [NatsFact]
     public async Task RouterProcess_WrongPassword_ExitsWithOneLineThatNamesTheRefusal_AndNoPasswordShown()
     {
         using var secrets = NatsSecrets.Create();
