@@ -155,7 +155,6 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
                 Password = _options.NatsPassword,
                 Token = _options.NatsToken,
                 CredsFile = _options.NatsCredsFile,
-                NKeyFile = _options.NatsNKeyFile,
             },
             TlsOpts = new NatsTlsOpts
             {
@@ -165,7 +164,61 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
                 KeyFile = _options.NatsTlsKeyFile,
             },
         };
+        if (_options.NatsNKeyFile is { } nkeyFile)
+        {
+            var (seed, publicKey) = ReadNKeyFile(nkeyFile);
+            opts = opts with { AuthOpts = opts.AuthOpts with { Seed = seed, NKey = publicKey } };
+        }
+
         return _options.ConfigureNats?.Invoke(opts) ?? opts;
+    }
+
+    /// <summary>
+    /// Reads a user's NKey file: the seed (<c>SU…</c>) alone, as <c>nk -gen user</c> writes it, or with the public key
+    /// (<c>U…</c>) on a line of its own. NATS.Net itself takes only the second form; the first gets the public key from
+    /// the seed.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The file cannot be read or holds no user seed.</exception>
+    internal static (string Seed, string PublicKey) ReadNKeyFile(string path)
+    {
+        string[] lines;
+        try
+        {
+            lines = File.ReadAllLines(path);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            throw new InvalidOperationException($"nats_nkey_file '{path}' cannot be read: {ex.Message}", ex);
+        }
+
+        string? seed = null, publicKey = null;
+        foreach (var raw in lines)
+        {
+            var line = raw.Trim();
+            if (line.StartsWith("SU", StringComparison.Ordinal))
+            {
+                seed = line;
+            }
+            else if (line.StartsWith('U'))
+            {
+                publicKey = line;
+            }
+        }
+
+        if (seed is null)
+        {
+            throw new InvalidOperationException($"nats_nkey_file '{path}' holds no user seed (a line starting with SU).");
+        }
+
+        try
+        {
+            using var pair = NATS.NKeys.KeyPair.FromSeed(seed);
+            return (seed, publicKey ?? pair.GetPublicKey());
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            throw new InvalidOperationException($"nats_nkey_file '{path}' holds a seed that is not a valid NKey seed: {ex.Message}", ex);
+        }
     }
 
     /// <summary>The subject messages for <paramref name="node"/> from this node are published on.</summary>

@@ -44,14 +44,36 @@ public sealed class ClusterSecurityTests(ITestOutputHelper output)
         using var stranger = KeyPair.CreatePair(PrefixByte.User);
         var seedFile = Path.Combine(secrets.Folder, "router.nk");
         var strangerFile = Path.Combine(secrets.Folder, "stranger.nk");
-        // NATS.Net reads both lines from an NKey file: the seed and the public key.
-        await File.WriteAllTextAsync(seedFile, $"{allowed.GetSeed()}\n{allowed.GetPublicKey()}\n");
+        // Both forms of an NKey file: the seed alone (as `nk -gen user` writes it), and the seed with the public key.
+        await File.WriteAllTextAsync(seedFile, allowed.GetSeed() + "\n");
         await File.WriteAllTextAsync(strangerFile, $"{stranger.GetSeed()}\n{stranger.GetPublicKey()}\n");
         var nats = secrets.Config($$"""authorization { users: [ { nkey: "{{allowed.GetPublicKey()}}" } ] }""");
         await using var cluster = await ClusterNodes.StartAsync(2, output, cluster: o => o.NatsNKeyFile = seedFile, natsArguments: nats);
         await CallAcrossAsync(cluster);
 
         await AssertStaysOutAsync(cluster, o => o.NatsNKeyFile = strangerFile, "Authorization Violation", refusedAtStart: "Authorization Violation");
+    }
+
+    [Fact]
+    public void ReadNKeyFile_SeedAloneOrWithItsKey_NoSeedOrNoFileIsAClearError()
+    {
+        using var secrets = NatsSecrets.Create();
+        using var pair = KeyPair.CreatePair(PrefixByte.User);
+        var file = Path.Combine(secrets.Folder, "public-only.nk");
+        File.WriteAllText(file, pair.GetPublicKey() + "\n");
+
+        var problem = Assert.Throws<InvalidOperationException>(() => JsonRpcCluster.ReadNKeyFile(file));
+        Assert.Contains(file, problem.Message, StringComparison.Ordinal);
+        Assert.Contains("no user seed", problem.Message, StringComparison.Ordinal);
+        Assert.Throws<InvalidOperationException>(() => JsonRpcCluster.ReadNKeyFile(Path.Combine(secrets.Folder, "missing.nk")));
+        Assert.Equal((pair.GetSeed(), pair.GetPublicKey()), JsonRpcCluster.ReadNKeyFile(WriteSeed(secrets, pair)));
+
+        static string WriteSeed(NatsSecrets secrets, KeyPair pair)
+        {
+            var path = Path.Combine(secrets.Folder, "seed-only.nk");
+            File.WriteAllText(path, pair.GetSeed() + "\n");
+            return path;
+        }
     }
 
     [NatsFact]
