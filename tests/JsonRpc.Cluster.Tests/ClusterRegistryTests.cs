@@ -98,13 +98,18 @@ public sealed class ClusterRegistryTests(ITestOutputHelper output)
 
             // Either one was refused at once, or both were granted and the later claim is revoked as soon as the
             // nodes see each other's: in the end exactly one connection in the cluster holds the name.
-            await Eventually.TrueAsync(() => Holders(cluster, name) == 1, $"exactly one node holds {name}", TimeSpan.FromSeconds(5));
+            await Eventually.TrueAsync(() => Holders(cluster, name) == 1, $"exactly one node holds {name}", TimeSpan.FromSeconds(15));
             await Task.Delay(TimeSpan.FromMilliseconds(200)); // and it stays so once both nodes have seen both claims
-            Assert.Equal(1, Holders(cluster, name));
+            Assert.True(Holders(cluster, name) == 1, $"round {round}: {Describe(cluster, name)}");
         }
 
         static int Holders(ClusterNodes cluster, string name)
             => cluster.Nodes.Sum(n => n.Host.Router.SnapshotLocalRegistry().Count(c => c.Name == name));
+
+        // Who holds the name on each node, and what each node last heard of the other's clients.
+        static string Describe(ClusterNodes cluster, string name)
+            => string.Join("; ", cluster.Nodes.Select((n, i) =>
+                $"node {i} holds it {n.Host.Router.SnapshotLocalRegistry().Count(c => c.Name == name)} time(s), knows it remotely: {n.Cluster.RemoteClientNames().Contains(name)}"));
     }
 
     private static bool KnowsClient(ClusterNodes cluster, int node, string name)

@@ -30,8 +30,19 @@ internal sealed class JsonRpcClusterLifetime(
         }
 
         settings.NodeName ??= JsonRpcCluster.DefaultNodeName(ListeningPort() ?? router.Options.Port);
-        Cluster = new JsonRpcCluster(router, settings, loggerFactory);
-        await Cluster.StartAsync(cancellationToken).ConfigureAwait(false);
+        var cluster = new JsonRpcCluster(router, settings, loggerFactory);
+        try
+        {
+            await cluster.StartAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            // The host fails to start and will not call StoppedAsync: leave nothing trying to reach NATS behind.
+            await cluster.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+
+        Cluster = cluster;
     }
 
     public Task StoppingAsync(CancellationToken cancellationToken) => Task.CompletedTask;
