@@ -301,9 +301,23 @@ public sealed partial class JsonRpcClient
     private ValueTask<bool> CallBuiltInAsync(ClientConnection? connection, string method, System.Text.Json.JsonEncodedText key, string value, CancellationToken cancellationToken)
         => InvokeCoreAsync<NamedStringParams, bool, IgnoredResult>(connection, method, new NamedStringParams(key, value), default, cancellationToken);
 
+    /// <summary>
+    /// Over TCP, with <see cref="JsonRpcClientOptions.AccessToken"/> set, authenticates a new connection before anything
+    /// else is sent on it (<c>authenticate</c>), so that a caller that never registers is its identity too. Over a
+    /// WebSocket the token went as <c>Authorization: Bearer</c> with the upgrade.
+    /// </summary>
+    private async Task AuthenticateAsync(ClientConnection connection, CancellationToken cancellationToken)
+    {
+        if (_options.AccessToken is { } token && !IsWebSocket)
+        {
+            await CallBuiltInAsync(connection, RouterMethods.Authenticate, NamedStringParams.Token, token, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
     /// <summary>Restores the registration, the methods and the subscriptions on a new connection, before it becomes current.</summary>
     private async Task<(int Methods, int Events)> RestoreAsync(ClientConnection connection, CancellationToken cancellationToken)
     {
+        await AuthenticateAsync(connection, cancellationToken).ConfigureAwait(false);
         _announced.Clear();
         var methods = 0;
         if (_name is { } name)

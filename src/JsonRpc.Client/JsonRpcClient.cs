@@ -160,6 +160,7 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
         try
         {
             var connection = await client.OpenAsync(cancellationToken).ConfigureAwait(false);
+            await client.AuthenticateAsync(connection, cancellationToken).ConfigureAwait(false);
             if (!client.SetConnected(connection))
             {
                 throw new JsonRpcConnectionLostException($"The connection to {client.EndPoint} closed at once.", connection.CloseReason);

@@ -50,7 +50,11 @@ public sealed class JsonRpcClientOptions
     /// </summary>
     public JsonSerializerOptions SerializerOptions { get; set; } = new(JsonSerializerDefaults.Web);
 
-    /// <summary>The access token <c>register_client</c> presents, for a router that requires one. Default none.</summary>
+    /// <summary>
+    /// The token (a static token or a JWT) the client authenticates with, for a router that requires one: sent with
+    /// <c>authenticate</c> as soon as a TCP connection opens (and again after each reconnect) and with
+    /// <c>register_client</c>, or as <c>Authorization: Bearer</c> when a WebSocket opens. Default none.
+    /// </summary>
     public string? AccessToken { get; set; }
 
     /// <summary>

@@ -30,6 +30,7 @@ internal static class RouterCommandLine
         new("registration_timeout_ms", nameof(JsonRpcRouterOptions.RegistrationTimeout), "<ms>", Ms(Defaults.RegistrationTimeout), "With require_registration, close a connection not registered within this time."),
         new("require_registration", nameof(JsonRpcRouterOptions.RequireRegistration), "[true|false]", "false", "Connections must call register_client before anything else."),
         new("access_token", nameof(JsonRpcRouterOptions.AccessToken), "<token>", "none", "register_client must present it; HTTP POST must send Authorization: Bearer <token>."),
+        new("security_file", nameof(JsonRpcRouterOptions.SecurityFile), "<file>", "none", "JSON file of identities, permissions and quotas (the Security settings); reloaded when it changes."),
         new("call_timeout_ms", nameof(JsonRpcRouterOptions.CallTimeout), "<ms>", Ms(Defaults.CallTimeout), "Fail a routed call its provider has not answered within this time; 0 disables."),
         new("max_message_size", nameof(JsonRpcRouterOptions.MaxMessageSize), "<bytes>", Number(Defaults.MaxMessageSize), "Largest message accepted; a larger one is refused and its connection closed."),
         new("max_connections", nameof(JsonRpcRouterOptions.MaxConnections), "<count>", Number(Defaults.MaxConnections), "Most connections served at once (TCP, WebSocket and HTTP requests together)."),

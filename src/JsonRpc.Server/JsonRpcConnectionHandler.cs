@@ -21,6 +21,8 @@ public sealed class JsonRpcConnectionHandler : ConnectionHandler
     public override Task OnConnectedAsync(ConnectionContext connection)
     {
         ArgumentNullException.ThrowIfNull(connection);
-        return _router.RunConnectionAsync(connection.Transport, connection.ConnectionId, connection.RemoteEndPoint?.ToString(), connection.Abort);
+        var certificate = connection.Features.Get<Microsoft.AspNetCore.Http.Features.ITlsConnectionFeature>()?.ClientCertificate;
+        return _router.RunConnectionAsync(connection.Transport, connection.ConnectionId, connection.RemoteEndPoint?.ToString(), connection.Abort,
+            identity: _router.IdentityFromCertificate(certificate));
     }
 }

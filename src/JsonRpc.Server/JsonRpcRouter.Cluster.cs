@@ -66,7 +66,7 @@ public sealed partial class JsonRpcRouter
                     continue;
                 }
 
-                _ = provider ? TryAddProvider(peer, utf8) : TryAddSubscriber(peer, utf8);
+                _ = provider ? TryAddProvider(peer, utf8, null, peer.OwnerKey, out _) == AddProviderResult.Added : TryAddSubscriber(peer, utf8);
             }
         }
     }

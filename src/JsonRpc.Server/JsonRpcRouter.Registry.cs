@@ -8,6 +8,8 @@ public sealed partial class JsonRpcRouter
 {
     // Guards every change to who is registered, provides or subscribes to what. Routing itself reads without it.
     private readonly Lock _registryLock = new();
+
+    internal Lock RegistryLock => _registryLock;
     private readonly Dictionary<string, RouterConnection> _clients = new(StringComparer.Ordinal);
 
     internal bool TryRegisterClient(RouterConnection connection, string name)
@@ -31,17 +33,55 @@ public sealed partial class JsonRpcRouter
         => BuiltInMethods.Match(nameUtf8) != BuiltInMethod.None || JsonRpc.Protocol.JsonRpcProtocolMethods.IsReserved(nameUtf8)
             || IsServerMethod(nameUtf8);
 
-    /// <summary>Adds the connection as a provider of the method; false when it may hold no more routes.</summary>
-    internal bool TryAddProvider(RouterConnection connection, byte[] nameUtf8)
+    /// <summary>
+    /// Adds the connection as a provider of the method, exclusively for its owner when <paramref name="exclusiveOwner"/>
+    /// is given (then no other owner may provide it while the owner does). <paramref name="holder"/> describes who is in
+    /// the way of a conflict.
+    /// </summary>
+    internal AddProviderResult TryAddProvider(RouterConnection connection, byte[] nameUtf8, string? exclusiveOwner, string owner, out string? holder)
     {
+        holder = null;
         lock (_registryLock)
         {
             if (!HasRoomFor(connection, nameUtf8, provider: true))
             {
-                return false;
+                return AddProviderResult.TooManyRoutes;
+            }
+
+            // Another node's registrations were checked there; this node only mirrors them.
+            if (!connection.IsPeer && Routes.TryGetValue(nameUtf8, out var existing))
+            {
+                if (existing.ExclusiveOwner is { } held && held != owner)
+                {
+                    holder = "another identity";
+                    return AddProviderResult.Conflict;
+                }
+
+                if (exclusiveOwner is not null)
+                {
+                    foreach (var other in existing.Providers)
+                    {
+                        if (other.IsPeer)
+                        {
+                            holder = "a client of another cluster node";
+                            return AddProviderResult.Conflict;
+                        }
+
+                        if (other != connection && other.OwnerKey != owner)
+                        {
+                            holder = "another identity";
+                            return AddProviderResult.Conflict;
+                        }
+                    }
+                }
             }
 
             var route = Routes.GetOrAdd(nameUtf8, 0, static (key, _) => new RouteEntry(key));
+            if (exclusiveOwner is not null)
+            {
+                route.ExclusiveOwner = exclusiveOwner;
+            }
+
             if (route.AddProvider(connection))
             {
                 connection.Provided.Add(route);
@@ -54,7 +94,7 @@ public sealed partial class JsonRpcRouter
                 ClusterRegistryChanged(connection);
             }
 
-            return true;
+            return AddProviderResult.Added;
         }
     }
 
@@ -162,6 +202,11 @@ public sealed partial class JsonRpcRouter
             Interlocked.Decrement(ref Counters.Methods);
         }
 
+        if (route.ExclusiveOwner is { } owner && !Array.Exists(route.Providers, p => p.OwnerKey == owner))
+        {
+            route.ExclusiveOwner = null; // its owner provides it no more: the name is free again
+        }
+
         DropIfEmpty(route);
         return true;
     }
@@ -191,7 +236,7 @@ public sealed partial class JsonRpcRouter
     /// Writes the <c>list_methods</c> result: <c>[{"method":"add","providers":["calc-1","calc-2"]},
     /// {"method":"time","providers":[],"server":true}]</c>, sorted by method name.
     /// </summary>
-    internal void WriteMethodList(Utf8JsonWriter writer)
+    internal void WriteMethodList(Utf8JsonWriter writer, Security.RouterPrincipal? viewer)
     {
         var routes = new List<RouteEntry>();
         Routes.CopyValuesTo(routes);
@@ -199,13 +244,18 @@ public sealed partial class JsonRpcRouter
         foreach (var route in routes)
         {
             var providers = route.Providers;
-            if (providers.Length > 0)
+            if (providers.Length > 0 && (viewer is null || viewer.Call.IsAllowed(route.NameUtf8, out _)))
             {
                 entries.Add((route.Name, providers));
             }
         }
 
         AddServerMethodNames(entries);
+        if (viewer is not null)
+        {
+            entries.RemoveAll(e => e.Providers is null && !viewer.Call.IsAllowed(e.Method, out _));
+        }
+
         entries.Sort(static (a, b) => string.CompareOrdinal(a.Method, b.Method));
 
         writer.WriteStartArray();
@@ -240,7 +290,7 @@ public sealed partial class JsonRpcRouter
     }
 
     /// <summary>Writes the <c>list_clients</c> result: the registered clients, sorted by name.</summary>
-    internal void WriteClientList(Utf8JsonWriter writer)
+    internal void WriteClientList(Utf8JsonWriter writer, Security.RouterPrincipal? viewer)
     {
         List<(string Name, string? Remote, int Methods, int Subscriptions)> clients;
         lock (_registryLock)
@@ -248,7 +298,10 @@ public sealed partial class JsonRpcRouter
             clients = new(_clients.Count);
             foreach (var (name, connection) in _clients)
             {
-                clients.Add((name, connection.RemoteEndPoint, connection.Provided.Count, connection.Subscribed.Count));
+                if (viewer is null || Visible(connection, viewer))
+                {
+                    clients.Add((name, connection.RemoteEndPoint, connection.Provided.Count, connection.Subscribed.Count));
+                }
             }
         }
 
@@ -267,8 +320,30 @@ public sealed partial class JsonRpcRouter
         writer.WriteEndArray();
     }
 
-    /// <summary>Writes the <c>get_server_stats</c> result: every counter, under snake_case names.</summary>
-    internal void WriteStats(Utf8JsonWriter writer)
+    // Under the registry lock: a client is visible to an identity that may call one of its methods, or is that identity.
+    private static bool Visible(RouterConnection client, Security.RouterPrincipal viewer)
+    {
+        if (viewer.IsAuthenticated && client.Identity == viewer.Identity)
+        {
+            return true;
+        }
+
+        foreach (var route in client.Provided)
+        {
+            if (viewer.Call.IsAllowed(route.NameUtf8, out _))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>
+    /// Writes the <c>get_server_stats</c> result: every counter, under snake_case names; with a security policy, the
+    /// refusals by reason and the counters of each identity (a viewer that is not a monitor sees only its own).
+    /// </summary>
+    internal void WriteStats(Utf8JsonWriter writer, Security.RouterPrincipal? viewer)
     {
         var s = Counters.Snapshot();
         writer.WriteStartObject();
@@ -295,6 +370,11 @@ public sealed partial class JsonRpcRouter
         writer.WriteNumber("cancels_forwarded"u8, s.CancelsForwarded);
         writer.WriteNumber("uptime_ms"u8, (long)s.Uptime.TotalMilliseconds);
         Cluster?.WriteStats(writer);
+        if (Security is not null)
+        {
+            WriteSecurityStats(writer, viewer);
+        }
+
         writer.WriteEndObject();
     }
 }

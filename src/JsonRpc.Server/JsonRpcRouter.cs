@@ -48,6 +48,9 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
             _accessTokenHash = SHA256.HashData(Encoding.UTF8.GetBytes(token));
         }
 
+        Audit = new JsonRpc.Server.Security.RefusalAudit(Logger);
+        _security = JsonRpc.Server.Security.SecurityPolicy.Create(Options.Security, Options.AccessToken, IdentityStateFor);
+
         _timer = StartTimer();
     }
 
@@ -84,7 +87,8 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
     /// Returns why the connection ended.
     /// </summary>
     internal async Task<CloseReason> RunConnectionAsync(IDuplexPipe transport, string? connectionId, string? remoteEndPoint, Action? abort,
-        Action<RouterConnection>? started = null, IJsonRpcFramer? framer = null, bool answerThenClose = false)
+        Action<RouterConnection>? started = null, IJsonRpcFramer? framer = null, bool answerThenClose = false,
+        Security.TransportIdentity? identity = null)
     {
         connectionId ??= "router-" + Interlocked.Increment(ref _connectionIds).ToString(System.Globalization.CultureInfo.InvariantCulture);
         if (Interlocked.Increment(ref Counters.Connections) > Options.MaxConnections || IsShuttingDown)
@@ -94,7 +98,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
         }
 
         Interlocked.Increment(ref Counters.ConnectionsTotal);
-        var connection = new RouterConnection(this, transport, connectionId, remoteEndPoint, abort, framer, answerThenClose);
+        var connection = new RouterConnection(this, transport, connectionId, remoteEndPoint, abort, framer, answerThenClose, identity);
         _connections.TryAdd(connection, 0);
         try
         {

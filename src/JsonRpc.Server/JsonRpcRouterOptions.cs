@@ -114,6 +114,18 @@ public sealed class JsonRpcRouterOptions
     /// <summary>The password of the certificate or key file (<c>certificate_password</c>).</summary>
     public string? CertificatePassword { get; set; }
 
+    /// <summary>
+    /// Identities, permissions and quotas (the <c>Security</c> subsection); null (the default) checks nothing, as
+    /// before. Reloaded while the router runs when the configuration changes; see <see cref="JsonRpcSecurityOptions"/>.
+    /// </summary>
+    public JsonRpcSecurityOptions? Security { get; set; }
+
+    /// <summary>
+    /// A JSON file holding the <see cref="Security"/> settings at its root (<c>security_file</c>), instead of the
+    /// <c>Security</c> subsection; watched and reloaded when it changes.
+    /// </summary>
+    public string? SecurityFile { get; set; }
+
     /// <summary>A certificate given in code; takes precedence over <see cref="CertificatePath"/>.</summary>
     public X509Certificate2? Certificate { get; set; }
 }

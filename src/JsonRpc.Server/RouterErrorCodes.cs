@@ -56,6 +56,24 @@ public static class RouterErrorCodes
     public const int TooManyRoutes = -32013;
 
     /// <summary>
+    /// The identity may not do this: call the method, provide it, publish or subscribe to the event, or register under
+    /// the name. <c>data</c> names the permission, the method, event or name, the identity and the rule.
+    /// </summary>
+    public const int PermissionDenied = -32014;
+
+    /// <summary>
+    /// The identity is over a quota (calls per second, calls in flight, connections); <c>data.retry_after_ms</c> says
+    /// when to try again.
+    /// </summary>
+    public const int QuotaExceeded = -32015;
+
+    /// <summary>The router requires authentication and this connection has not authenticated.</summary>
+    public const int NotAuthenticated = -32016;
+
+    /// <summary>Another identity provides the method exclusively, or provides it while this registration asks to be exclusive.</summary>
+    public const int ProviderConflict = -32017;
+
+    /// <summary>
     /// Clustered routers only: the node cannot reach the other nodes (NATS is unreachable), so a call to a method that
     /// only other nodes provide cannot be sent.
     /// </summary>

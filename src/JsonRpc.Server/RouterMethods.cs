@@ -9,6 +9,13 @@ public static class RouterMethods
     /// <summary><c>register_client {"name": string, "token"?: string}</c>: names the connection. Result <c>true</c>.</summary>
     public const string RegisterClient = "register_client";
 
+    /// <summary>
+    /// <c>authenticate {"token": string}</c>: authenticates the connection with a static token or a JWT, where the router
+    /// is configured for it. Result <c>{"identity": string, "roles": [string]}</c>; a refused token is answered
+    /// <see cref="RouterErrorCodes.AccessDenied"/> and the connection closed.
+    /// </summary>
+    public const string Authenticate = "authenticate";
+
     /// <summary><c>register_method {"method": string}</c>: this client provides the method. Result <c>true</c>.</summary>
     public const string RegisterMethod = "register_method";
 

@@ -152,6 +152,11 @@ internal sealed class ClientConnection : IAsyncDisposable
 
         var socket = new ClientWebSocket();
         socket.Options.KeepAliveInterval = TimeSpan.Zero; // the client's own keepAlive calls keep the router's timer fed
+        if (options.AccessToken is { } token)
+        {
+            socket.Options.SetRequestHeader("Authorization", "Bearer " + token);
+        }
+
         if (options.Tls is { } tls)
         {
             socket.Options.RemoteCertificateValidationCallback = tls.RemoteCertificateValidationCallback;

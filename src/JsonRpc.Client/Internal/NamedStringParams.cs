@@ -8,6 +8,7 @@ internal readonly struct NamedStringParams(JsonEncodedText name, string value) :
     public static readonly JsonEncodedText Name = JsonEncodedText.Encode("name");
     public static readonly JsonEncodedText Method = JsonEncodedText.Encode("method");
     public static readonly JsonEncodedText Event = JsonEncodedText.Encode("event");
+    public static readonly JsonEncodedText Token = JsonEncodedText.Encode("token");
 
     public bool IsAbsent => false;
 

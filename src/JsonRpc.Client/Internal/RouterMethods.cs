@@ -9,4 +9,5 @@ internal static class RouterMethods
     public const string Subscribe = "subscribe";
     public const string Unsubscribe = "unsubscribe";
     public const string KeepAlive = "keepAlive";
+    public const string Authenticate = "authenticate";
 }

@@ -41,4 +41,7 @@ internal enum CloseReason
 
     /// <summary>Clustered routers only: another node held the client's name first.</summary>
     NameConflict,
+
+    /// <summary>The identity already has its most connections open.</summary>
+    QuotaExceeded,
 }

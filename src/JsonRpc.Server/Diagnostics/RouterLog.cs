@@ -64,4 +64,19 @@ internal static partial class RouterLog
 
     [LoggerMessage(19, LogLevel.Debug, "Connection {ConnectionId} ({ClientName}) sent a $/cancelRequest without a usable id; ignored.")]
     public static partial void CancelIgnored(ILogger logger, string connectionId, string? clientName);
+
+    [LoggerMessage(30, LogLevel.Warning, "Refused ({Reason}): identity {Identity}, connection {ConnectionId}, {What}: {Rule}. {Suppressed} earlier refusals were not logged.")]
+    public static partial void Refused(ILogger logger, string reason, string identity, string connectionId, string what, string rule, long suppressed);
+
+    [LoggerMessage(31, LogLevel.Information, "Connection {ConnectionId} authenticated as {Identity} ({Method}).")]
+    public static partial void Authenticated(ILogger logger, string connectionId, string identity, string method);
+
+    [LoggerMessage(32, LogLevel.Information, "Security configuration reloaded: {Connections} connections checked, {Removed} registrations no longer allowed were removed.")]
+    public static partial void SecurityReloaded(ILogger logger, int connections, int removed);
+
+    [LoggerMessage(33, LogLevel.Error, "Security configuration not reloaded, the one in force stays: {Problem}")]
+    public static partial void SecurityReloadFailed(ILogger logger, string problem);
+
+    [LoggerMessage(34, LogLevel.Information, "Identity {Identity} ({ConnectionId}) may no longer {Permission} {Name}; removed.")]
+    public static partial void RegistrationRevoked(ILogger logger, string identity, string connectionId, string permission, string name);
 }

@@ -15,7 +15,7 @@ public static class JsonRpcRouterConfiguration
         "host", "port", "http_port", "keepalive_timeout_ms", "registration_timeout_ms", "require_registration", "access_token",
         "call_timeout_ms", "max_message_size", "max_connections", "max_pending_calls", "max_routes", "max_depth",
         "max_outbound_buffer_size", "shutdown_timeout_ms", "certificate_path", "certificate_key_path",
-        "certificate_password",
+        "certificate_password", "security_file",
     ];
 
     /// <summary>
@@ -49,6 +49,34 @@ public static class JsonRpcRouterConfiguration
         options.CertificatePath = ReadString(section, "CertificatePath", "certificate_path") ?? options.CertificatePath;
         options.CertificateKeyPath = ReadString(section, "CertificateKeyPath", "certificate_key_path") ?? options.CertificateKeyPath;
         options.CertificatePassword = ReadString(section, "CertificatePassword", "certificate_password") ?? options.CertificatePassword;
+        options.SecurityFile = ReadString(section, "SecurityFile", "security_file") ?? options.SecurityFile;
+        options.Security = ReadSecurity(section, options.SecurityFile) ?? options.Security;
+    }
+
+    /// <summary>
+    /// The security settings: the root of <paramref name="securityFile"/> when one is named (read now; the router watches
+    /// it for changes), else the <c>Security</c> subsection of <paramref name="section"/>.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The file cannot be read, or a setting is unknown or unreadable.</exception>
+    public static JsonRpcSecurityOptions? ReadSecurity(IConfiguration section, string? securityFile)
+    {
+        ArgumentNullException.ThrowIfNull(section);
+        if (securityFile is null)
+        {
+            return JsonRpcSecurityConfiguration.Read(section.GetSection("Security"));
+        }
+
+        IConfigurationRoot file;
+        try
+        {
+            file = new ConfigurationBuilder().AddJsonFile(Path.GetFullPath(securityFile), optional: false, reloadOnChange: false).Build();
+        }
+        catch (Exception ex) when (ex is IOException or FormatException or UnauthorizedAccessException or InvalidDataException)
+        {
+            throw new InvalidOperationException($"Security file '{securityFile}' cannot be read: {ex.Message}", ex);
+        }
+
+        return JsonRpcSecurityConfiguration.Read(file) ?? new JsonRpcSecurityOptions();
     }
 
     private static Dictionary<string, string> CreateSwitchMappings()

@@ -3,6 +3,7 @@ using System.Security.Cryptography.X509Certificates;
 using JsonRpc.Server;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Server.Kestrel.Https;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 
@@ -39,7 +40,7 @@ public static class JsonRpcRouterKestrelExtensions
         {
             if (certificate is not null)
             {
-                listen.UseHttps(certificate);
+                listen.UseHttps(Https(certificate, options));
             }
 
             listen.UseJsonRpcRouter();
@@ -53,7 +54,7 @@ public static class JsonRpcRouterKestrelExtensions
                 listen.Protocols = certificate is null ? HttpProtocols.Http1 : HttpProtocols.Http1AndHttp2;
                 if (certificate is not null)
                 {
-                    listen.UseHttps(certificate);
+                    listen.UseHttps(Https(certificate, options));
                 }
 
                 listeners?.SetHttp(listen);
@@ -61,6 +62,23 @@ public static class JsonRpcRouterKestrelExtensions
         }
 
         return kestrel;
+    }
+
+    /// <summary>
+    /// TLS with the router's certificate; where client certificates are mapped to identities, clients are asked for one
+    /// (not required: a client without one may still authenticate with a token). Kestrel accepts any certificate the
+    /// client shows; the router then maps it, pinned by thumbprint or chained to the configured CA, or ignores it.
+    /// </summary>
+    internal static HttpsConnectionAdapterOptions Https(X509Certificate2 certificate, JsonRpcRouterOptions options)
+    {
+        var https = new HttpsConnectionAdapterOptions { ServerCertificate = certificate };
+        if (options.Security is { Certificates.Count: > 0 })
+        {
+            https.ClientCertificateMode = ClientCertificateMode.AllowCertificate;
+            https.AllowAnyClientCertificate();
+        }
+
+        return https;
     }
 
     private static void Listen(KestrelServerOptions kestrel, string host, int port, Action<ListenOptions> configure)

@@ -30,6 +30,7 @@ public static class JsonRpcRouterServiceCollectionExtensions
         services.TryAddSingleton<JsonRpcConnectionHandler>();
         services.TryAddSingleton<JsonRpcRouterListeners>();
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IHostedService, JsonRpcRouterLifetime>());
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IHostedService, JsonRpcSecurityReloader>());
         return services;
     }
 

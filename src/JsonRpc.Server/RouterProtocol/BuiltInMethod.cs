@@ -14,6 +14,7 @@ internal enum BuiltInMethod
     KeepAlive,
     GetServerStats,
     CancelRequest,
+    Authenticate,
 }
 
 /// <summary>Matches method names against <see cref="RouterMethods"/>.</summary>
@@ -26,6 +27,7 @@ internal static class BuiltInMethods
         11 when name.SequenceEqual("unsubscribe"u8) => BuiltInMethod.Unsubscribe,
         12 when name.SequenceEqual("list_methods"u8) => BuiltInMethod.ListMethods,
         12 when name.SequenceEqual("list_clients"u8) => BuiltInMethod.ListClients,
+        12 when name.SequenceEqual("authenticate"u8) => BuiltInMethod.Authenticate,
         15 when name.SequenceEqual("register_client"u8) => BuiltInMethod.RegisterClient,
         15 when name.SequenceEqual("register_method"u8) => BuiltInMethod.RegisterMethod,
         15 when name.SequenceEqual("$/cancelRequest"u8) => BuiltInMethod.CancelRequest,
@@ -36,5 +38,5 @@ internal static class BuiltInMethods
 
     /// <summary>Whether an unregistered connection may call it when registration is required.</summary>
     public static bool AllowedBeforeRegistration(BuiltInMethod method)
-        => method is BuiltInMethod.RegisterClient or BuiltInMethod.KeepAlive or BuiltInMethod.GetServerStats;
+        => method is BuiltInMethod.RegisterClient or BuiltInMethod.KeepAlive or BuiltInMethod.GetServerStats or BuiltInMethod.Authenticate;
 }

@@ -16,12 +16,39 @@ internal static class ParamReader
     {
         value = null;
         problem = null;
-        if (@params.IsEmpty)
+        var reader = new Utf8JsonReader(@params);
+        return Find(ref reader, @params, name, position) ? ReadString(ref reader, name, out value, out problem) : Missing(name, required, out problem);
+    }
+
+    /// <summary>Finds an optional boolean parameter: false when absent; false with a reason when it is not a boolean.</summary>
+    public static bool TryGetBool(ReadOnlySpan<byte> @params, ReadOnlySpan<byte> name, int position, out bool value, out string? problem)
+    {
+        value = false;
+        problem = null;
+        var reader = new Utf8JsonReader(@params);
+        if (!Find(ref reader, @params, name, position) || reader.TokenType == JsonTokenType.Null)
         {
-            return Missing(name, required, out problem);
+            return true;
         }
 
-        var reader = new Utf8JsonReader(@params);
+        if (reader.TokenType is not (JsonTokenType.True or JsonTokenType.False))
+        {
+            problem = $"\"{System.Text.Encoding.UTF8.GetString(name)}\" must be true or false.";
+            return false;
+        }
+
+        value = reader.GetBoolean();
+        return true;
+    }
+
+    // Leaves the reader on the parameter's value when it is there.
+    private static bool Find(ref Utf8JsonReader reader, ReadOnlySpan<byte> @params, ReadOnlySpan<byte> name, int position)
+    {
+        if (@params.IsEmpty)
+        {
+            return false;
+        }
+
         reader.Read();
         if (reader.TokenType == JsonTokenType.StartObject)
         {
@@ -31,7 +58,7 @@ internal static class ParamReader
                 reader.Read();
                 if (match)
                 {
-                    return ReadString(ref reader, name, out value, out problem);
+                    return true;
                 }
 
                 reader.Skip();
@@ -44,14 +71,14 @@ internal static class ParamReader
             {
                 if (index++ == position)
                 {
-                    return ReadString(ref reader, name, out value, out problem);
+                    return true;
                 }
 
                 reader.Skip();
             }
         }
 
-        return Missing(name, required, out problem);
+        return false;
     }
 
     private static bool ReadString(ref Utf8JsonReader reader, ReadOnlySpan<byte> name, out string? value, out string? problem)

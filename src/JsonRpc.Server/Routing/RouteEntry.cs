@@ -25,6 +25,9 @@ internal sealed class RouteEntry(byte[] nameUtf8)
 
     public bool IsEmpty => Providers.Length == 0 && Subscribers.Length == 0;
 
+    /// <summary>The owner (identity) that provides this method exclusively, or null. Under the registry lock.</summary>
+    public string? ExclusiveOwner { get; set; }
+
     /// <summary>
     /// The provider with the fewest calls waiting on it; among equals, the next in turn, so that notifications and an
     /// idle pool spread evenly too. A provider that is closing is taken only if there is no other. A local provider is

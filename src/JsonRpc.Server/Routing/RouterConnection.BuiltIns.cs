@@ -3,6 +3,7 @@ using JsonRpc.Protocol;
 using JsonRpc.Serialization;
 using JsonRpc.Server.Diagnostics;
 using JsonRpc.Server.RouterProtocol;
+using JsonRpc.Server.Security;
 
 namespace JsonRpc.Server.Routing;
 
@@ -39,13 +40,16 @@ internal sealed partial class RouterConnection
         var @params = info.HasParams ? message[info.Params] : default;
         switch (method)
         {
+            case BuiltInMethod.Authenticate:
+                AuthenticateCall(@params, call);
+                break;
             case BuiltInMethod.KeepAlive:
                 call.Result(true);
                 break;
             case BuiltInMethod.GetServerStats:
             case BuiltInMethod.ListMethods:
             case BuiltInMethod.ListClients:
-                if (reply)
+                if (reply && (method == BuiltInMethod.GetServerStats || MaySee(batch, idToken, reply, method == BuiltInMethod.ListMethods ? "list_methods"u8 : "list_clients"u8)))
                 {
                     ReplyWithReport(method, idToken, batch);
                 }
@@ -71,13 +75,13 @@ internal sealed partial class RouterConnection
         switch (method)
         {
             case BuiltInMethod.GetServerStats:
-                _router.WriteStats(writer);
+                _router.WriteStats(writer, Viewer);
                 break;
             case BuiltInMethod.ListMethods:
-                _router.WriteMethodList(writer);
+                _router.WriteMethodList(writer, Viewer);
                 break;
             default:
-                _router.WriteClientList(writer);
+                _router.WriteClientList(writer, Viewer);
                 break;
         }
 
@@ -99,7 +103,14 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        if (!_router.CheckAccessToken(token))
+        if (_router.Security is { } policy)
+        {
+            if (token is not null && !SignInWithToken(policy, token, in call))
+            {
+                return;
+            }
+        }
+        else if (!_router.CheckAccessToken(token))
         {
             RouterLog.RegistrationRefused(_logger, ConnectionId, "wrong access token");
             call.Fail(RouterErrorCodes.AccessDenied, "Access denied", "The access token is missing or wrong.");
@@ -110,6 +121,11 @@ internal sealed partial class RouterConnection
         if (name!.Length is 0 or > MaxClientNameLength)
         {
             call.Fail(JsonRpcErrorCodes.InvalidParams, "Invalid params", $"\"name\" must be 1 to {MaxClientNameLength} characters.");
+            return;
+        }
+
+        if (!call.May(PermissionKind.ClientName, Encoding.UTF8.GetBytes(name)))
+        {
             return;
         }
 
@@ -147,6 +163,13 @@ internal sealed partial class RouterConnection
             return;
         }
 
+        var exclusive = false;
+        if (method == BuiltInMethod.RegisterMethod && !ParamReader.TryGetBool(@params, "exclusive"u8, 1, out exclusive, out problem))
+        {
+            call.Fail(JsonRpcErrorCodes.InvalidParams, "Invalid params", problem);
+            return;
+        }
+
         if (Name is null)
         {
             call.Fail(RouterErrorCodes.NotRegistered, "Not registered", "Call register_client first.");
@@ -170,11 +193,18 @@ internal sealed partial class RouterConnection
             case BuiltInMethod.RegisterMethod or BuiltInMethod.Subscribe when _router.IsShuttingDown:
                 call.Fail(RouterErrorCodes.ShuttingDown, "Server shutting down", null);
                 return;
+            case BuiltInMethod.RegisterMethod or BuiltInMethod.Subscribe
+                when !call.May(method == BuiltInMethod.RegisterMethod ? PermissionKind.Provide : PermissionKind.Subscribe, utf8):
+                return;
             case BuiltInMethod.RegisterMethod:
-                if (!_router.TryAddProvider(this, utf8))
+                switch (_router.TryAddProvider(this, utf8, exclusive ? OwnerKey : null, OwnerKey, out var holder))
                 {
-                    FailTooManyRoutes(call);
-                    return;
+                    case AddProviderResult.TooManyRoutes:
+                        FailTooManyRoutes(call);
+                        return;
+                    case AddProviderResult.Conflict:
+                        FailConflict(name!, exclusive, holder, in call);
+                        return;
                 }
 
                 RouterLog.MethodRegistered(_logger, Name, name!);
@@ -205,6 +235,19 @@ internal sealed partial class RouterConnection
         }
     }
 
+    private void FailConflict(string method, bool exclusive, string? holder, in BuiltInCall call)
+    {
+        var detail = exclusive
+            ? $"'{method}' is provided by another identity ({holder}); an exclusive registration needs to be its only provider."
+            : $"'{method}' is provided exclusively by {holder}.";
+        if (_router.Security is { } policy)
+        {
+            _router.Audit.Refused(RefusalReason.Exclusive, Identity, ConnectionId, method, detail, policy.AuditLogsPerSecond);
+        }
+
+        call.Fail(RouterErrorCodes.ProviderConflict, "Provider conflict", detail);
+    }
+
     private void FailTooManyRoutes(in BuiltInCall call)
         => call.Fail(RouterErrorCodes.TooManyRoutes, "Too many routes",
             $"A connection may provide and subscribe to at most {_router.Options.MaxRoutesPerConnection} names.");
@@ -227,6 +270,23 @@ internal sealed partial class RouterConnection
             if (reply)
             {
                 connection.Fail(batch, _idToken, code, message, data);
+            }
+        }
+
+        public void RefuseConnections(SecurityPolicy policy, string identity, int limit)
+            => connection.RefuseConnections(policy, identity, limit, batch, _idToken, reply);
+
+        /// <summary>Checks a permission on <paramref name="name"/>, answering the refusal when there is one.</summary>
+        public bool May(PermissionKind kind, ReadOnlySpan<byte> name) => connection.May(kind, name, batch, _idToken, reply);
+
+        public void Reply(Action<System.Text.Json.Utf8JsonWriter, RouterConnection> write)
+        {
+            if (reply)
+            {
+                var writer = ReplyWriter.Begin(_idToken);
+                writer.WritePropertyName("result"u8);
+                write(writer, connection);
+                ReplyWriter.Finish(writer, connection, batch);
             }
         }
     }

@@ -4,6 +4,7 @@ using JsonRpc.Protocol;
 using JsonRpc.Serialization;
 using JsonRpc.Server.Diagnostics;
 using JsonRpc.Server.RouterProtocol;
+using JsonRpc.Server.Security;
 
 namespace JsonRpc.Server.Routing;
 
@@ -133,6 +134,11 @@ internal sealed partial class RouterConnection
             return;
         }
 
+        if (!MayCall(method, batch, idToken, reply: true))
+        {
+            return;
+        }
+
         if (TryServe(message, in info, method, idToken, batch))
         {
             return;
@@ -183,14 +189,77 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        if ((_router.Options.RequireRegistration && Name is null) || TryServe(message, in info, method, default, null)
-            || !_router.Routes.TryGetValue(method, out var route))
+        if (_router.Options.RequireRegistration && Name is null)
         {
             return; // nothing may be answered to a notification
         }
 
+        if (_router.Security is not null && !IsPeer)
+        {
+            HandleCheckedNotification(message, in info, method);
+            return;
+        }
+
+        if (TryServe(message, in info, method, default, null) || !_router.Routes.TryGetValue(method, out var route))
+        {
+            return;
+        }
+
+        Deliver(message, route, route.PickProvider(localOnly: IsPeer), publish: true);
+    }
+
+    /// <summary>
+    /// A notification under a security policy: to a host method or a provider it needs the call permission, to the
+    /// event's subscribers the publish permission, each on its own; refusals are audited, never answered.
+    /// </summary>
+    private void HandleCheckedNotification(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> method)
+    {
+        var policy = _router.Security!;
+        var isServerMethod = _router.IsServerMethod(method);
+        _router.Routes.TryGetValue(method, out var route);
+        var provider = isServerMethod ? null : route?.PickProvider();
+        var subscribers = !isServerMethod && route is not null && route.Subscribers.Length > 0;
+        if (!isServerMethod && provider is null && !subscribers)
+        {
+            return;
+        }
+
+        if (PrincipalUnder(policy) is not { } principal)
+        {
+            RefuseUnauthenticated(policy, null, default, reply: false, method);
+            return;
+        }
+
+        var toProvider = isServerMethod || provider is not null;
+        if (toProvider && !principal.Call.IsAllowed(method, out var callRule))
+        {
+            RefusePermission(policy, principal, PermissionKind.Call, method, callRule, null, default, reply: false);
+            toProvider = false;
+        }
+
+        if (subscribers && !principal.Publish.IsAllowed(method, out var publishRule))
+        {
+            RefusePermission(policy, principal, PermissionKind.Publish, method, publishRule, null, default, reply: false);
+            subscribers = false;
+        }
+
+        if ((!toProvider && !subscribers) || !WithinRate(policy, principal, method, null, default, reply: false))
+        {
+            return;
+        }
+
+        if (isServerMethod)
+        {
+            TryServe(message, in info, method, default, null);
+            return;
+        }
+
+        Deliver(message, route!, toProvider ? provider : null, subscribers);
+    }
+
+    private void Deliver(ReadOnlySpan<byte> message, RouteEntry route, RouterConnection? provider, bool publish)
+    {
         var counters = _router.Counters;
-        var provider = route.PickProvider(localOnly: IsPeer);
         if (provider is not null)
         {
             provider.Send(ReplyWriter.Copy(message));
@@ -198,7 +267,7 @@ internal sealed partial class RouterConnection
         }
 
         var subscribers = route.Subscribers;
-        if (subscribers.Length > 0)
+        if (publish && subscribers.Length > 0)
         {
             Interlocked.Increment(ref counters.EventsPublished);
             var delivered = 0;

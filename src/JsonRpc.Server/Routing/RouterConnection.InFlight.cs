@@ -20,6 +20,7 @@ internal sealed partial class RouterConnection
     /// <summary>Called when a call this connection made is done, whichever way.</summary>
     internal void CallFinished()
     {
+        EndIdentityCall();
         if (Interlocked.Decrement(ref _pendingAsCaller) == 0)
         {
             Volatile.Read(ref _answered)?.TrySetResult(); // an HTTP request's last answer is queued: it may close

@@ -71,9 +71,16 @@ internal sealed partial class RouterConnection
     private bool TryBeginCall(BatchReply? batch, ReadOnlySpan<byte> idToken)
     {
         // A cluster node carries the calls of all its clients, each already held to the limit there.
-        if (Interlocked.Increment(ref _pendingAsCaller) <= _router.Options.MaxPendingCallsPerConnection || IsPeer)
+        var pending = Interlocked.Increment(ref _pendingAsCaller);
+        if (pending <= _router.Options.MaxPendingCallsPerConnection || IsPeer)
         {
-            return true;
+            if (TryBeginIdentityCall(pending, batch, idToken))
+            {
+                return true;
+            }
+
+            Interlocked.Decrement(ref _pendingAsCaller);
+            return false;
         }
 
         Interlocked.Decrement(ref _pendingAsCaller);

@@ -31,6 +31,7 @@ internal sealed partial class RouterConnection
     // For a connection that answers what it was sent and then closes (an HTTP request): once its input has ended,
     // completed when the last call it made is answered, or when it closes.
     private readonly bool _answerThenClose;
+    private readonly Security.TransportIdentity? _transportIdentity;
     private TaskCompletionSource? _answered;
 
     /// <param name="router">The router.</param>
@@ -42,9 +43,11 @@ internal sealed partial class RouterConnection
     /// <param name="answerThenClose">
     /// When the input ends, wait until every call the client made is answered before closing (instead of at once).
     /// </param>
+    /// <param name="identity">What the transport proved about the client (a bearer header, a certificate), if anything.</param>
     public RouterConnection(JsonRpcRouter router, IDuplexPipe transport, string connectionId, string? remoteEndPoint, Action? abort,
-        IJsonRpcFramer? framer = null, bool answerThenClose = false)
+        IJsonRpcFramer? framer = null, bool answerThenClose = false, Security.TransportIdentity? identity = null)
     {
+        _transportIdentity = identity;
         _framer = framer;
         _answerThenClose = answerThenClose;
         _router = router;
@@ -93,7 +96,11 @@ internal sealed partial class RouterConnection
         var writing = WriteLoopAsync();
         try
         {
-            await ReadLoopAsync().ConfigureAwait(false);
+            if (_transportIdentity is null || SignInFromTransport(_transportIdentity))
+            {
+                await ReadLoopAsync().ConfigureAwait(false);
+            }
+
             if (_answerThenClose)
             {
                 await WaitForAnswersAsync().ConfigureAwait(false);
@@ -113,6 +120,7 @@ internal sealed partial class RouterConnection
             Close(CloseReason.ClientClosed);
             var reason = Reason;
             _router.Unregister(this);
+            SignOut();
             CancelServerCalls();
             if (PendingAsCaller > 0)
             {

@@ -33,12 +33,12 @@ internal sealed class HttpTransport : IDuplexPipe
     /// Runs the request through the router and returns why its connection ended, with the first message the router
     /// answered (the response or the batch's responses), if any, in <paramref name="answer"/>.
     /// </summary>
-    public async Task<CloseReason> RunAsync(JsonRpcRouter router, HttpContext context, string? remote, PooledBufferWriter answer)
+    public async Task<CloseReason> RunAsync(JsonRpcRouter router, HttpContext context, string? remote, PooledBufferWriter answer, Security.TransportIdentity? identity = null)
     {
         var reading = ReadBodyAsync(context.Request.BodyReader, context.RequestAborted);
         var collecting = CollectAsync(answer);
         var reason = await router.RunConnectionAsync(this, "http-" + context.TraceIdentifier, remote, context.Abort,
-            framer: new MessageBoundaryFramer(_maxMessageSize), answerThenClose: true).ConfigureAwait(false);
+            framer: new MessageBoundaryFramer(_maxMessageSize), answerThenClose: true, identity: identity).ConfigureAwait(false);
         await reading.ConfigureAwait(false);
         await collecting.ConfigureAwait(false);
         return reason;

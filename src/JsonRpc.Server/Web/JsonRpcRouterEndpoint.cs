@@ -4,6 +4,7 @@ using JsonRpc.Buffers;
 using JsonRpc.Protocol;
 using JsonRpc.Serialization;
 using JsonRpc.Server.Diagnostics;
+using JsonRpc.Server.Security;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.Logging;
@@ -50,9 +51,15 @@ internal sealed class JsonRpcRouterEndpoint(JsonRpcRouter router)
             return;
         }
 
+        if (!TryIdentify(context, "ws-", out var identity))
+        {
+            await RefuseUnauthorizedAsync(context).ConfigureAwait(false);
+            return;
+        }
+
         using var socket = await context.WebSockets.AcceptWebSocketAsync().ConfigureAwait(false);
         var transport = new WebSocketTransport(socket, router.Options.MaxMessageSize);
-        await transport.RunAsync(router, "ws-" + context.TraceIdentifier, RemoteEndPoint(context), context.Abort).ConfigureAwait(false);
+        await transport.RunAsync(router, "ws-" + context.TraceIdentifier, RemoteEndPoint(context), context.Abort, identity).ConfigureAwait(false);
     }
 
     private async Task PostAsync(HttpContext context)
@@ -66,7 +73,16 @@ internal sealed class JsonRpcRouterEndpoint(JsonRpcRouter router)
             return;
         }
 
-        if (router.Options.AccessToken is not null && !router.CheckAccessToken(BearerToken(request)))
+        TransportIdentity? identity = null;
+        if (router.Security is { } policy)
+        {
+            if (!TryIdentify(context, "http-", out identity) || (identity is null && policy.Anonymous is null && policy.HasAuthentication))
+            {
+                await RefuseUnauthorizedAsync(context).ConfigureAwait(false);
+                return;
+            }
+        }
+        else if (router.Options.AccessToken is not null && !router.CheckAccessToken(BearerToken(request)))
         {
             RouterLog.RegistrationRefused(router.Logger, "http-" + context.TraceIdentifier, "missing or wrong bearer token");
             context.Response.Headers.WWWAuthenticate = "Bearer";
@@ -93,7 +109,7 @@ internal sealed class JsonRpcRouterEndpoint(JsonRpcRouter router)
         var answer = new PooledBufferWriter();
         try
         {
-            var reason = await new HttpTransport(max).RunAsync(router, context, RemoteEndPoint(context), answer).ConfigureAwait(false);
+            var reason = await new HttpTransport(max).RunAsync(router, context, RemoteEndPoint(context), answer, identity).ConfigureAwait(false);
             if (context.RequestAborted.IsCancellationRequested)
             {
                 return;
@@ -104,6 +120,7 @@ internal sealed class JsonRpcRouterEndpoint(JsonRpcRouter router)
             {
                 CloseReason.MessageTooLarge => StatusCodes.Status413PayloadTooLarge,
                 CloseReason.TooManyConnections or CloseReason.ShuttingDown => StatusCodes.Status503ServiceUnavailable,
+                CloseReason.QuotaExceeded => StatusCodes.Status429TooManyRequests,
                 _ when answer.WrittenCount == 0 => StatusCodes.Status204NoContent,
                 _ => StatusCodes.Status200OK,
             };
@@ -123,6 +140,42 @@ internal sealed class JsonRpcRouterEndpoint(JsonRpcRouter router)
         {
             answer.Reset();
         }
+    }
+
+    /// <summary>
+    /// Who the request is, under the security policy in force: a bearer token (static or JWT), else a mapped client
+    /// certificate, else nobody (null). False when a bearer token was given and refused (audited).
+    /// </summary>
+    private bool TryIdentify(HttpContext context, string prefix, out TransportIdentity? identity)
+    {
+        identity = null;
+        if (router.Security is not { } policy)
+        {
+            return true;
+        }
+
+        if (BearerToken(context.Request) is { } token)
+        {
+            var principal = router.Authenticate(policy, token, out var source, out var failure);
+            if (principal is null)
+            {
+                router.Audit.Refused(RefusalReason.Authentication, null, prefix + context.TraceIdentifier, null, failure, policy.AuditLogsPerSecond);
+                return false;
+            }
+
+            identity = new TransportIdentity(policy, principal, source!, "bearer token");
+            return true;
+        }
+
+        identity = router.IdentityFromCertificate(context.Connection.ClientCertificate);
+        return true;
+    }
+
+    private Task RefuseUnauthorizedAsync(HttpContext context)
+    {
+        context.Response.Headers.WWWAuthenticate = "Bearer";
+        return RefuseAsync(context, StatusCodes.Status401Unauthorized, RouterErrorCodes.AccessDenied, "Access denied",
+            "Send a valid token as Authorization: Bearer <token>.");
     }
 
     /// <summary>Answers with a JSON-RPC error object (id null) under <paramref name="status"/>.</summary>

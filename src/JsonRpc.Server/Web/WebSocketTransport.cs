@@ -46,7 +46,7 @@ internal sealed class WebSocketTransport : IDuplexPipe
     /// that says why (1009 for a message too large, 1003 for a binary message, 1008 for a timeout or a refused token,
     /// 1013 when the router is full, 1001 when it shuts down).
     /// </summary>
-    public async Task RunAsync(JsonRpcRouter router, string connectionId, string? remoteEndPoint, Action abortConnection)
+    public async Task RunAsync(JsonRpcRouter router, string connectionId, string? remoteEndPoint, Action abortConnection, Security.TransportIdentity? identity = null)
     {
         void Abort()
         {
@@ -57,7 +57,7 @@ internal sealed class WebSocketTransport : IDuplexPipe
         var receiving = ReceiveLoopAsync();
         var sending = SendLoopAsync();
         var reason = await router.RunConnectionAsync(this, connectionId, remoteEndPoint, Abort,
-            framer: new MessageBoundaryFramer(_maxMessageSize)).ConfigureAwait(false);
+            framer: new MessageBoundaryFramer(_maxMessageSize), identity: identity).ConfigureAwait(false);
         await sending.ConfigureAwait(false);
         await CloseAsync(reason, receiving).ConfigureAwait(false);
     }

@@ -1,0 +1,102 @@
+using JsonRpc.Server.Diagnostics;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.FileProviders;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+using Microsoft.Extensions.Primitives;
+
+namespace JsonRpc.Server.Hosting;
+
+/// <summary>
+/// Reloads the router's security settings while it runs: when the app's configuration changes (appsettings.json is
+/// reloaded on change by default) or, with <see cref="JsonRpcRouterOptions.SecurityFile"/>, when that file changes. A
+/// configuration that cannot work is logged and the one in force stays; nothing here can stop the router.
+/// </summary>
+internal sealed class JsonRpcSecurityReloader(JsonRpcRouter router, IOptions<JsonRpcRouterOptions> options, IServiceProvider services) : IHostedService, IDisposable
+{
+    private readonly List<IDisposable> _subscriptions = [];
+    private PhysicalFileProvider? _files;
+    private string? _lastApplied;
+
+    public Task StartAsync(CancellationToken cancellationToken)
+    {
+        var file = options.Value.SecurityFile;
+        var configuration = services.GetService(typeof(IConfiguration)) as IConfiguration;
+        Started(configuration);
+        if (file is not null)
+        {
+            var path = Path.GetFullPath(file);
+            _files = new PhysicalFileProvider(Path.GetDirectoryName(path)!) { UsePollingFileWatcher = false };
+            var name = Path.GetFileName(path);
+            _subscriptions.Add(ChangeToken.OnChange(() => _files.Watch(name), () => Reload(configuration, file)));
+        }
+        else if (configuration is not null)
+        {
+            _subscriptions.Add(ChangeToken.OnChange(configuration.GetReloadToken, () => Reload(configuration, null)));
+        }
+
+        return Task.CompletedTask;
+    }
+
+    public Task StopAsync(CancellationToken cancellationToken)
+    {
+        Dispose();
+        return Task.CompletedTask;
+    }
+
+    public void Dispose()
+    {
+        foreach (var subscription in _subscriptions)
+        {
+            subscription.Dispose();
+        }
+
+        _subscriptions.Clear();
+        _files?.Dispose();
+    }
+
+    private void Reload(IConfiguration? configuration, string? file)
+    {
+        try
+        {
+            IConfiguration section = configuration?.GetSection(JsonRpcRouterOptions.SectionName) ?? (IConfiguration)new ConfigurationBuilder().Build();
+            var security = JsonRpcRouterConfiguration.ReadSecurity(section, file);
+            var fingerprint = Fingerprint(configuration, file);
+            if (fingerprint == _lastApplied)
+            {
+                return; // the change was elsewhere in the configuration
+            }
+
+            router.UpdateSecurity(security);
+            _lastApplied = fingerprint;
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or IOException or FormatException or UnauthorizedAccessException)
+        {
+            RouterLog.SecurityReloadFailed(router.Logger, ex.Message);
+        }
+    }
+
+    // What the security settings are made of, to skip reloads for changes to other settings.
+    private static string Fingerprint(IConfiguration? configuration, string? file)
+    {
+        if (file is not null)
+        {
+            return File.ReadAllText(file);
+        }
+
+        var section = configuration?.GetSection(JsonRpcRouterOptions.SectionName + ":Security");
+        return section is null ? "" : string.Join("\n", section.AsEnumerable().OrderBy(static p => p.Key, StringComparer.Ordinal).Select(static p => p.Key + "=" + p.Value));
+    }
+
+    // Records the settings the router started with, so that the first unrelated change reloads nothing.
+    private void Started(IConfiguration? configuration)
+    {
+        try
+        {
+            _lastApplied = Fingerprint(configuration, options.Value.SecurityFile);
+        }
+        catch (IOException)
+        {
+        }
+    }
+}

@@ -1,0 +1,14 @@
+namespace JsonRpc.Server.Security;
+
+internal enum AuthenticationKind
+{
+    Token,
+    Jwt,
+    Certificate,
+}
+
+/// <summary>
+/// How a connection authenticated, kept (without the secret: a token's hash, a certificate's SHA-256) so that a reloaded
+/// policy can tell whether it still authenticates the same identity.
+/// </summary>
+internal sealed record AuthenticationSource(AuthenticationKind Kind, string Key, string? Subject, string[] Roles);
