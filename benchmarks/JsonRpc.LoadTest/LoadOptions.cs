@@ -34,6 +34,8 @@ public sealed class LoadOptions
                                     a fresh one for every run, and report its CPU time and peak RSS
           --router-env NAME=VALUE   an environment variable for the --router process (repeatable), e.g.
                                     DOTNET_gcServer=0
+          --token TOKEN             callers and providers authenticate with it (a router given a security
+                                    configuration, e.g. --router-env JsonRpcRouter__SecurityFile=rules.json)
           --router-pid PID          with --connect: the router's process, for its CPU time and RSS
           --peer none|streamjsonrpc|nats
                                     also run a peer on the same workload, in the same invocation:
@@ -106,6 +108,9 @@ public sealed class LoadOptions
 
     /// <summary>With <see cref="Connect"/>: the router's process id, for its CPU time and RSS.</summary>
     public int? RouterPid { get; set; }
+
+    /// <summary>The token callers and providers authenticate with (<c>--token</c>), for a router with a security configuration.</summary>
+    public string? Token { get; set; }
 
     /// <summary>A peer to run on the same workload after ours.</summary>
     public Peer Peer { get; set; }
@@ -230,6 +235,9 @@ public sealed class LoadOptions
                     options.RouterEnvironment.Add(value.IndexOf('=', StringComparison.Ordinal) > 0
                         ? value
                         : throw new ArgumentException($"--router-env is NAME=VALUE, not '{value}'."));
+                    break;
+                case "--token":
+                    options.Token = value;
                     break;
                 case "--router-pid":
                     options.RouterPid = Int(name, value, 1, int.MaxValue);

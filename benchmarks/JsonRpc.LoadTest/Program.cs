@@ -19,6 +19,8 @@ catch (ArgumentException ex)
     return 2;
 }
 
+JsonRpc.LoadTest.Engine.LoadAuth.Token = options.Token;
+
 using var interrupt = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) =>
 {

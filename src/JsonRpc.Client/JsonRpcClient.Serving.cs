@@ -304,13 +304,22 @@ public sealed partial class JsonRpcClient
     /// <summary>
     /// Over TCP, with <see cref="JsonRpcClientOptions.AccessToken"/> set, authenticates a new connection before anything
     /// else is sent on it (<c>authenticate</c>), so that a caller that never registers is its identity too. Over a
-    /// WebSocket the token went as <c>Authorization: Bearer</c> with the upgrade.
+    /// WebSocket the token went as <c>Authorization: Bearer</c> with the upgrade. A refused token fails the connection
+    /// (the router answers Access denied and closes it).
     /// </summary>
     private async Task AuthenticateAsync(ClientConnection connection, CancellationToken cancellationToken)
     {
         if (_options.AccessToken is { } token && !IsWebSocket)
         {
-            await CallBuiltInAsync(connection, RouterMethods.Authenticate, NamedStringParams.Token, token, cancellationToken).ConfigureAwait(false);
+            try
+            {
+                await CallBuiltInAsync(connection, RouterMethods.Authenticate, NamedStringParams.Token, token, cancellationToken).ConfigureAwait(false);
+            }
+            catch (JsonRpcRemoteException ex) when (ex.Code == JsonRpc.Protocol.JsonRpcErrorCodes.MethodNotFound)
+            {
+                // A peer without authentication (a plain JSON-RPC server, an older router): the token still goes with
+                // register_client.
+            }
         }
     }
 

@@ -18,6 +18,7 @@ internal static class ClientConnections
         {
             MaxMessageSize = Math.Max(JsonRpcClientOptions.DefaultMaxMessageSize, (payloadSize * 2) + 4096),
             Reconnect = new JsonRpcReconnectOptions { Enabled = false },
+            AccessToken = LoadAuth.Token,
         };
         return JsonRpcClient.ConnectAsync(host, port, options, cancellationToken);
     }

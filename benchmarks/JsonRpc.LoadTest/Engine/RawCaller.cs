@@ -39,6 +39,17 @@ internal sealed class RawCaller : ICaller
     public static async Task<Func<RunClock, ICaller>> ConnectAsync(EndPoint endPoint, EchoPayload payload, int window, CancellationToken cancellationToken)
     {
         var socket = await LineSocket.ConnectAsync(endPoint, payload.RequestLength(20), cancellationToken).ConfigureAwait(false);
+        if (LoadAuth.AuthenticateLine is { } authenticate)
+        {
+            await socket.SendLineAsync(authenticate, cancellationToken).ConfigureAwait(false);
+            var answer = await socket.ReadLineAsync(cancellationToken).ConfigureAwait(false);
+            if (answer is null || !System.Text.Encoding.UTF8.GetString(answer).Contains("\"identity\"", StringComparison.Ordinal))
+            {
+                socket.Dispose();
+                throw new InvalidOperationException("The router refused the caller's token.");
+            }
+        }
+
         return clock => new RawCaller(socket, new CallLedger(window, payload, clock), clock);
     }
 

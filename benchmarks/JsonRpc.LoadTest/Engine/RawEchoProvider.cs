@@ -35,7 +35,8 @@ internal sealed class RawEchoProvider : IEchoProvider
         var socket = await LineSocket.ConnectAsync(endPoint, expectedLine, cancellationToken).ConfigureAwait(false);
         try
         {
-            await CallAsync(socket, $$$"""{"jsonrpc":"2.0","id":1,"method":"register_client","params":{"name":"{{{name}}}"}}""", cancellationToken).ConfigureAwait(false);
+            var token = LoadAuth.Token is { } t ? ",\"token\":\"" + t + "\"" : "";
+            await CallAsync(socket, $$$"""{"jsonrpc":"2.0","id":1,"method":"register_client","params":{"name":"{{{name}}}"{{{token}}}}}""", cancellationToken).ConfigureAwait(false);
             await CallAsync(socket, $$$"""{"jsonrpc":"2.0","id":2,"method":"register_method","params":{"method":"{{{EchoPayload.Method}}}"}}""", cancellationToken).ConfigureAwait(false);
             return new RawEchoProvider(socket);
         }
