@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Collections.Concurrent;
 using System.Text.Json;
+using JsonRpc.Server.Routing;
 using Microsoft.Extensions.Logging;
 using NATS.Client.Core;
 
@@ -75,7 +76,7 @@ public sealed partial class JsonRpcCluster
         var buffer = new ArrayBufferWriter<byte>(256);
         using var w = new Utf8JsonWriter(buffer);
         w.WriteStartArray();
-        foreach (var (name, methods, events) in clients)
+        foreach (var (name, owner, methods, events, exclusive) in clients)
         {
             names.Add(name);
             var since = _localSince.GetOrAdd(name, now);
@@ -91,6 +92,10 @@ public sealed partial class JsonRpcCluster
             w.WriteNumber("since"u8, since);
             WriteArray(w, "methods"u8, methods);
             WriteArray(w, "events"u8, events);
+
+            // Connection owners are only unique on their node.
+            w.WriteString("owner"u8, owner.StartsWith("connection:", StringComparison.Ordinal) ? owner + "@" + NodeName : owner);
+            WriteArray(w, "exclusive"u8, exclusive);
             w.WriteEndObject();
         }
 
@@ -300,23 +305,36 @@ public sealed partial class JsonRpcCluster
         var clients = new List<RemoteClient>();
         var methods = new HashSet<string>(StringComparer.Ordinal);
         var events = new HashSet<string>(StringComparer.Ordinal);
+        var owners = new Dictionary<string, PeerMethodOwners>(StringComparer.Ordinal);
         foreach (var item in clientsJson.EnumerateArray())
         {
+            var name = item.GetProperty("name"u8).GetString()!;
             var client = new RemoteClient(
-                item.GetProperty("name"u8).GetString()!,
+                name,
                 item.GetProperty("since"u8).GetInt64(),
                 Strings(item.GetProperty("methods"u8)),
                 Strings(item.GetProperty("events"u8)));
             clients.Add(client);
             methods.UnionWith(client.Methods);
             events.UnionWith(client.Events);
+
+            // A node of an earlier version says nothing of owners: its clients own their registrations alone.
+            var owner = item.TryGetProperty("owner"u8, out var o) ? o.GetString()! : "client:" + name + "@" + link.Node;
+            var exclusive = item.TryGetProperty("exclusive"u8, out var x) ? Strings(x) : [];
+            foreach (var method in client.Methods)
+            {
+                owners.TryGetValue(method, out var known);
+                owners[method] = new PeerMethodOwners(
+                    known is null ? [owner] : known.Owners.Contains(owner) ? known.Owners : [.. known.Owners, owner],
+                    Array.IndexOf(exclusive, method) >= 0 ? owner : known?.Exclusive);
+            }
         }
 
         link.Clients = [.. clients];
         link.Version = version;
         if (link.Connection is { } connection)
         {
-            _router.SetPeerRoutes(connection, methods, events);
+            _router.SetPeerRoutes(connection, methods, events, owners);
         }
 
         foreach (var client in clients)

@@ -119,10 +119,10 @@ public sealed partial class JsonRpcCluster : IRouterCluster
         var s = _router.GetStats();
         var clients = _router.SnapshotLocalRegistry();
         long providers = 0, subscriptions = 0;
-        foreach (var (_, methods, events) in clients)
+        foreach (var client in clients)
         {
-            providers += methods.Length;
-            subscriptions += events.Length;
+            providers += client.Methods.Length;
+            subscriptions += client.Events.Length;
         }
 
         writer.WriteStartObject();

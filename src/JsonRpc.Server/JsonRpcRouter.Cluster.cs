@@ -33,10 +33,12 @@ public sealed partial class JsonRpcRouter
         });
 
     /// <summary>Makes the routes a peer node serves exactly <paramref name="methods"/> and <paramref name="events"/>.</summary>
-    internal void SetPeerRoutes(RouterConnection peer, IReadOnlySet<string> methods, IReadOnlySet<string> events)
+    internal void SetPeerRoutes(RouterConnection peer, IReadOnlySet<string> methods, IReadOnlySet<string> events,
+        IReadOnlyDictionary<string, PeerMethodOwners>? owners = null)
     {
         lock (_registryLock)
         {
+            peer.PeerOwners = owners;
             if (peer.IsClosing)
             {
                 return; // its cleanup has run or will run: adding now would leave routes behind
@@ -71,15 +73,20 @@ public sealed partial class JsonRpcRouter
         }
     }
 
-    /// <summary>What this node's own clients hold: each registered client's name, methods and events.</summary>
-    internal List<(string Name, string[] Methods, string[] Events)> SnapshotLocalRegistry()
+    /// <summary>
+    /// What this node's own clients hold: each registered client's name, owner (its identity, or the connection), methods,
+    /// events, and the methods it provides exclusively.
+    /// </summary>
+    internal List<LocalClient> SnapshotLocalRegistry()
     {
-        var clients = new List<(string, string[], string[])>();
+        var clients = new List<LocalClient>();
         lock (_registryLock)
         {
             foreach (var (name, connection) in _clients)
             {
-                clients.Add((name, Names(connection.Provided), Names(connection.Subscribed)));
+                var owner = connection.OwnerKey;
+                var exclusive = connection.Provided.FindAll(r => r.ExclusiveOwner == owner).ConvertAll(static r => r.Name);
+                clients.Add(new LocalClient(name, owner, Names(connection.Provided), Names(connection.Subscribed), [.. exclusive]));
             }
         }
 

@@ -57,21 +57,24 @@ public sealed partial class JsonRpcRouter
                     return AddProviderResult.Conflict;
                 }
 
-                if (exclusiveOwner is not null)
+                foreach (var other in existing.Providers)
                 {
-                    foreach (var other in existing.Providers)
+                    // Another node's providers: an exclusive claim there, or any other owner there when this one asks
+                    // for exclusivity, is a conflict too (settled with what that node last announced).
+                    if (other.IsPeer)
                     {
-                        if (other.IsPeer)
+                        if (other.PeerOwners is { } owners && owners.TryGetValue(existing.Name, out var remote)
+                            && ((remote.Exclusive is { } claim && claim != owner)
+                                || (exclusiveOwner is not null && Array.Exists(remote.Owners, o => o != owner))))
                         {
-                            holder = "a client of another cluster node";
+                            holder = "another identity on another cluster node";
                             return AddProviderResult.Conflict;
                         }
-
-                        if (other != connection && other.OwnerKey != owner)
-                        {
-                            holder = "another identity";
-                            return AddProviderResult.Conflict;
-                        }
+                    }
+                    else if (exclusiveOwner is not null && other != connection && other.OwnerKey != owner)
+                    {
+                        holder = "another identity";
+                        return AddProviderResult.Conflict;
                     }
                 }
             }

@@ -22,6 +22,15 @@ public sealed partial class JsonRpcRouter
 
     internal ICollection<IdentityState> IdentityStates => _identities.Values;
 
+    // Stops the identities' token buckets (each has a replenishing timer).
+    private void DisposeIdentities()
+    {
+        foreach (var state in _identities.Values)
+        {
+            state.Dispose();
+        }
+    }
+
     /// <summary>
     /// Puts a new security configuration in force while the router runs. Each connection is held to it from its next
     /// message: an identity removed (its token, key or certificate mapping gone) is treated as unauthenticated, and

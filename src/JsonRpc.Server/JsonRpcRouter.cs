@@ -40,7 +40,11 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
         }
 
         Logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger<JsonRpcRouter>();
-        _metrics = new RouterMetrics(Counters, meterFactory);
+
+        // A security configuration that cannot work stops the router here, with every bad entry named.
+        _security = JsonRpc.Server.Security.SecurityPolicy.Create(Options.Security, Options.AccessToken, IdentityStateFor);
+        Audit = new JsonRpc.Server.Security.RefusalAudit(Logger);
+        _metrics = new RouterMetrics(Counters, meterFactory, this);
         DefaultFramer = new NewlineDelimitedFramer(Options.MaxMessageSize);
         Methods = new JsonRpcDispatcher(new JsonRpcDispatcherOptions { MaxDepth = Options.MaxDepth });
         if (Options.AccessToken is { } token)
@@ -48,8 +52,6 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
             _accessTokenHash = SHA256.HashData(Encoding.UTF8.GetBytes(token));
         }
 
-        Audit = new JsonRpc.Server.Security.RefusalAudit(Logger);
-        _security = JsonRpc.Server.Security.SecurityPolicy.Create(Options.Security, Options.AccessToken, IdentityStateFor);
 
         _timer = StartTimer();
     }
@@ -170,6 +172,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
     public void Dispose()
     {
         _timer.Dispose();
+        DisposeIdentities();
         _metrics.Dispose();
         _stopping.Dispose();
     }
@@ -178,6 +181,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
     public async ValueTask DisposeAsync()
     {
         await _timer.DisposeAsync().ConfigureAwait(false);
+        DisposeIdentities();
         _metrics.Dispose();
         _stopping.Dispose();
     }

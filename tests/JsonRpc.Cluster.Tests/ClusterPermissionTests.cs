@@ -188,4 +188,37 @@ public sealed class ClusterPermissionTests(ITestOutputHelper output)
             await owner.RegisterAsync(name);
         }
     }
+
+    [NatsFact]
+    public async Task RegisterMethod_ExclusiveOnOneNode_AnotherIdentityRefusedOnTheOtherNode()
+    {
+        await using var cluster = await ClusterNodes.StartAsync(2, output, o =>
+        {
+            Configure(o);
+            o.Security!.Identities["web"].Provide = new JsonRpcPermission(); // web may provide anything, billing.* too
+            o.Security.Identities["web"].ClientNames = new JsonRpcPermission();
+        });
+        await using var owner = await SignInAsync(cluster, 0, "billing-secret", "billing", register: true);
+        var claimed = await owner.CallAsync("register_method", """{"method":"billing.charge","exclusive":true}""");
+        Assert.True(claimed.GetProperty("result").GetBoolean(), claimed.ToString());
+        await cluster.KnowsMethodAsync(1, "billing.charge");
+
+        // Another identity, allowed by its rules, on the other node: refused, and no call of billing.charge reaches it.
+        await using var hijacker = await SignInAsync(cluster, 1, "web-secret", "web", register: true);
+        var refused = await hijacker.CallAsync("register_method", """{"method":"billing.charge"}""");
+        Assert.Equal(RouterErrorCodes.ProviderConflict, refused.GetProperty("error").GetProperty("code").GetInt32());
+
+        // The same identity on the other node may add a replica.
+        await using var replica = await SignInAsync(cluster, 1, "billing-secret", "billing", register: true);
+        var added = await replica.CallAsync("register_method", """{"method":"billing.charge"}""");
+        Assert.True(added.GetProperty("result").GetBoolean(), added.ToString());
+
+        // Asking for exclusivity where another identity already provides the method on another node is refused.
+        await using var first = await SignInAsync(cluster, 1, "web-secret", "web", register: true);
+        Assert.True((await first.CallAsync("register_method", """{"method":"billing.quote"}""")).GetProperty("result").GetBoolean());
+        await cluster.KnowsMethodAsync(0, "billing.quote");
+        await using var second = await SignInAsync(cluster, 0, "billing-secret", "billing", register: true);
+        var exclusive = await second.CallAsync("register_method", """{"method":"billing.quote","exclusive":true}""");
+        Assert.Equal(RouterErrorCodes.ProviderConflict, exclusive.GetProperty("error").GetProperty("code").GetInt32());
+    }
 }

@@ -65,8 +65,11 @@ internal static partial class RouterLog
     [LoggerMessage(19, LogLevel.Debug, "Connection {ConnectionId} ({ClientName}) sent a $/cancelRequest without a usable id; ignored.")]
     public static partial void CancelIgnored(ILogger logger, string connectionId, string? clientName);
 
-    [LoggerMessage(30, LogLevel.Warning, "Refused ({Reason}): identity {Identity}, connection {ConnectionId}, {What}: {Rule}. {Suppressed} earlier refusals were not logged.")]
-    public static partial void Refused(ILogger logger, string reason, string identity, string connectionId, string what, string rule, long suppressed);
+    [LoggerMessage(30, LogLevel.Warning, "Refused ({Reason}): identity {Identity}, connection {ConnectionId}, {What}: {Rule}.")]
+    public static partial void Refused(ILogger logger, string reason, string identity, string connectionId, string what, string rule);
+
+    [LoggerMessage(35, LogLevel.Warning, "Refused ({Reason}): identity {Identity}, connection {ConnectionId}, {What}: {Rule}. {Suppressed} more refusals were not logged, over the audit log rate.")]
+    public static partial void RefusedAfterSuppressed(ILogger logger, string reason, string identity, string connectionId, string what, string rule, long suppressed);
 
     [LoggerMessage(31, LogLevel.Information, "Connection {ConnectionId} authenticated as {Identity} ({Method}).")]
     public static partial void Authenticated(ILogger logger, string connectionId, string identity, string method);

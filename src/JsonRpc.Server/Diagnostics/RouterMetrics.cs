@@ -14,7 +14,7 @@ internal sealed class RouterMetrics : IDisposable
     private readonly Meter _meter;
     private readonly bool _ownsMeter;
 
-    public RouterMetrics(RouterCounters counters, IMeterFactory? meterFactory)
+    public RouterMetrics(RouterCounters counters, IMeterFactory? meterFactory, JsonRpcRouter? router = null)
     {
         if (meterFactory is null)
         {
@@ -48,7 +48,39 @@ internal sealed class RouterMetrics : IDisposable
         _meter.CreateObservableCounter("jsonrpc.router.calls.timeouts", () => Volatile.Read(ref c.Timeouts), "{call}", "Routed calls that timed out.");
         _meter.CreateObservableCounter("jsonrpc.router.answers.dropped", () => Volatile.Read(ref c.AnswersDropped), "{answer}", "Late or foreign answers dropped.");
         _meter.CreateObservableCounter("jsonrpc.router.cancels.forwarded", () => Volatile.Read(ref c.CancelsForwarded), "{notification}", "$/cancelRequest notifications sent to providers.");
+        if (router is not null)
+        {
+            // Security: refusals by reason, and each identity's counters under an `identity` tag (only identities seen).
+            _meter.CreateObservableCounter("jsonrpc.router.refusals", () => Refusals(router), "{refusal}", "Refusals by reason (security and quotas).");
+            _meter.CreateObservableCounter("jsonrpc.router.identity.calls", () => PerIdentity(router, static s => Volatile.Read(ref s.Calls)), "{call}", "Calls and notifications accepted, per identity.");
+            _meter.CreateObservableCounter("jsonrpc.router.identity.refusals", () => PerIdentity(router, static s => Volatile.Read(ref s.Refusals)), "{refusal}", "Refusals, per identity.");
+            _meter.CreateObservableCounter("jsonrpc.router.identity.rate_limited", () => PerIdentity(router, static s => Volatile.Read(ref s.RateLimited)), "{call}", "Calls refused over the rate quota, per identity.");
+            _meter.CreateObservableUpDownCounter("jsonrpc.router.identity.connections", () => PerIdentity(router, static s => Volatile.Read(ref s.Connections)), "{connection}", "Connections authenticated, per identity.");
+            _meter.CreateObservableUpDownCounter("jsonrpc.router.identity.calls.in_flight", () => PerIdentity(router, static s => Volatile.Read(ref s.InFlight)), "{call}", "Calls waiting for answers, per identity.");
+        }
+
         _meter.CreateObservableGauge("jsonrpc.router.uptime", () => (Environment.TickCount64 - c.StartedAt) / 1000.0, "s", "Time since the router started.");
+    }
+
+    private static IEnumerable<Measurement<long>> Refusals(JsonRpcRouter router)
+    {
+        if (router.Security is null)
+        {
+            yield break;
+        }
+
+        foreach (var reason in Security.RefusalReasons.All)
+        {
+            yield return new Measurement<long>(router.Audit.Count(reason), new KeyValuePair<string, object?>("reason", Security.RefusalReasons.Name(reason)));
+        }
+    }
+
+    private static IEnumerable<Measurement<long>> PerIdentity(JsonRpcRouter router, Func<Security.IdentityState, long> read)
+    {
+        foreach (var state in router.IdentityStates)
+        {
+            yield return new Measurement<long>(read(state), new KeyValuePair<string, object?>("identity", state.Identity));
+        }
     }
 
     public void Dispose()

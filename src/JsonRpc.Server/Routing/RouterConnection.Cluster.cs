@@ -11,6 +11,9 @@ internal sealed partial class RouterConnection
     /// </summary>
     internal bool IsPeer { get; private set; }
 
+    /// <summary>For a peer node: who owns its providers of each method (for exclusive registrations). Under the registry lock.</summary>
+    internal IReadOnlyDictionary<string, PeerMethodOwners>? PeerOwners { get; set; }
+
     /// <summary>Marks the connection as a cluster node and fixes its framing; before it runs.</summary>
     internal void BecomePeer(IJsonRpcFramer framer)
     {

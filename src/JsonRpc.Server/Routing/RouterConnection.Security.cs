@@ -319,7 +319,7 @@ internal sealed partial class RouterConnection
 
     /// <summary>Who owns this connection's registrations, for exclusive ones: its identity, or the connection itself.</summary>
     internal string OwnerKey
-        => _router.Security is { } policy && PrincipalUnder(policy) is { IsAuthenticated: true } principal ? principal.Identity : "connection " + ConnectionId;
+        => _router.Security is { } policy && PrincipalUnder(policy) is { IsAuthenticated: true } principal ? "identity:" + principal.Identity : "connection:" + ConnectionId;
 
     /// <summary>Signs in at the start with what the transport proved (a bearer header, a client certificate).</summary>
     internal bool SignInFromTransport(TransportIdentity identity)

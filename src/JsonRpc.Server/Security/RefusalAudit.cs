@@ -58,6 +58,16 @@ internal sealed class RefusalAudit(ILogger logger)
             _suppressed = 0;
         }
 
-        RouterLog.Refused(logger, RefusalReasons.Name(reason), identity ?? SecurityPolicy.AnonymousIdentity, connectionId, what ?? "", rule, suppressed);
+        var name = RefusalReasons.Name(reason);
+        var who = identity ?? SecurityPolicy.AnonymousIdentity;
+        what ??= reason == RefusalReason.Authentication ? "token" : "-";
+        if (suppressed == 0)
+        {
+            RouterLog.Refused(logger, name, who, connectionId, what, rule);
+        }
+        else
+        {
+            RouterLog.RefusedAfterSuppressed(logger, name, who, connectionId, what, rule, suppressed);
+        }
     }
 }
