@@ -76,7 +76,14 @@ public static class JsonRpcRouterConfiguration
             throw new InvalidOperationException($"Security file '{securityFile}' cannot be read: {ex.Message}", ex);
         }
 
-        return JsonRpcSecurityConfiguration.Read(file) ?? new JsonRpcSecurityOptions();
+        try
+        {
+            return JsonRpcSecurityConfiguration.Read(file) ?? new JsonRpcSecurityOptions();
+        }
+        catch (InvalidOperationException ex)
+        {
+            throw new InvalidOperationException($"Security file '{securityFile}': {ex.Message}", ex);
+        }
     }
 
     private static Dictionary<string, string> CreateSwitchMappings()

@@ -48,7 +48,7 @@ internal sealed class SubjectPattern
 
             if (part.Length > 1 && (part.Contains('*', StringComparison.Ordinal) || part.Contains('>', StringComparison.Ordinal)))
             {
-                problem = $"'*' and '>' match whole tokens only: write '{part.Replace("*", "", StringComparison.Ordinal).Replace(">", "", StringComparison.Ordinal)}.*' or '*', not '{part}' ('{text}')";
+                problem = $"'*' and '>' must be whole tokens between dots, as in 'billing.*' or 'billing.>' (in '{text}')";
                 return null;
             }
 
