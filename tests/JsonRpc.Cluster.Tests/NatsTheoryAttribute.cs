@@ -8,9 +8,6 @@ public sealed class NatsTheoryAttribute : TheoryAttribute
 {
     public NatsTheoryAttribute()
     {
-        if (!NatsServer.IsAvailable)
-        {
-            Skip = NatsServer.SkipReason;
-        }
+        Skip = RequiredServer.SkipIfAbsent(NatsServer.IsAvailable, NatsServer.SkipReason);
     }
 }

@@ -8,9 +8,6 @@ public sealed class NatsFactAttribute : FactAttribute
 {
     public NatsFactAttribute()
     {
-        if (!NatsServer.IsAvailable)
-        {
-            Skip = NatsServer.SkipReason;
-        }
+        Skip = RequiredServer.SkipIfAbsent(NatsServer.IsAvailable, NatsServer.SkipReason);
     }
 }
