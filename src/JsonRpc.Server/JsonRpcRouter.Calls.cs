@@ -12,6 +12,24 @@ public sealed partial class JsonRpcRouter
     private readonly List<PendingCall> _expired = [];
     private long _nextRouterId;
 
+    private long _lastMemoryLog;
+    private long _memoryRefusals;
+
+    /// <summary>Counts a call refused near the memory budget; logs it at most once a second, with how many since.</summary>
+    internal void MemoryRefused(string connectionId)
+    {
+        var count = Interlocked.Increment(ref _memoryRefusals);
+        var now = Environment.TickCount64;
+        var last = Volatile.Read(ref _lastMemoryLog);
+        if (now - last >= 1000 && Interlocked.CompareExchange(ref _lastMemoryLog, now, last) == last)
+        {
+            RouterLog.MemoryBudgetReached(Logger, connectionId, Memory.Held, Memory.Max, count);
+        }
+    }
+
+    /// <summary>Calls refused near the memory budget since the router started.</summary>
+    internal long MemoryRefusals => Volatile.Read(ref _memoryRefusals);
+
     internal BatchReply BeginBatch(RouterConnection caller)
     {
         var batch = _batchPool.Rent();

@@ -372,6 +372,9 @@ public sealed partial class JsonRpcRouter
         writer.WriteNumber("answers_dropped"u8, s.AnswersDropped);
         writer.WriteNumber("cancels_forwarded"u8, s.CancelsForwarded);
         writer.WriteNumber("uptime_ms"u8, (long)s.Uptime.TotalMilliseconds);
+        writer.WriteNumber("memory_held"u8, Memory.Held);
+        writer.WriteNumber("memory_budget"u8, Memory.Max);
+        writer.WriteNumber("memory_refusals"u8, MemoryRefusals);
         Cluster?.WriteStats(writer);
         if (Security is not null)
         {

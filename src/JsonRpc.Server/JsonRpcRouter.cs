@@ -44,6 +44,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
         // A security configuration that cannot work stops the router here, with every bad entry named.
         _security = JsonRpc.Server.Security.SecurityPolicy.Create(Options.Security, Options.AccessToken, IdentityStateFor);
         Audit = new JsonRpc.Server.Security.RefusalAudit(Logger);
+        Memory = new MemoryBudget(Options.MaxMemory ?? MemoryBudget.DefaultMax());
         _metrics = new RouterMetrics(Counters, meterFactory, this);
         DefaultFramer = new NewlineDelimitedFramer(Options.MaxMessageSize);
         Methods = new JsonRpcDispatcher(new JsonRpcDispatcherOptions { MaxDepth = Options.MaxDepth });
@@ -62,6 +63,9 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
     internal ILogger Logger { get; }
 
     internal RouterCounters Counters { get; } = new();
+
+    /// <summary>The buffers held for all clients, against <see cref="JsonRpcRouterOptions.MaxMemory"/>.</summary>
+    internal MemoryBudget Memory { get; }
 
     internal IJsonRpcFramer DefaultFramer { get; }
 

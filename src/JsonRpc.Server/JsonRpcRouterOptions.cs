@@ -97,6 +97,14 @@ public sealed class JsonRpcRouterOptions
     public int MaxOutboundBufferSize { get; set; } = 16 * 1024 * 1024;
 
     /// <summary>
+    /// The router's memory budget in bytes (<c>max_memory</c>): the buffers it may hold for all clients together
+    /// (outbound queues and batch replies). Past 90% of it, new calls and batches are refused with
+    /// <see cref="RouterErrorCodes.Overloaded"/> until what is held drains. Default (null): a quarter of the memory
+    /// the GC may use (the machine's, or its container's limit), at least 64 MiB.
+    /// </summary>
+    public long? MaxMemory { get; set; }
+
+    /// <summary>
     /// On shutdown, how long calls already routed may still be answered before the rest fail with
     /// <see cref="RouterErrorCodes.ShuttingDown"/> (<c>shutdown_timeout_ms</c>). Default 5 s.
     /// </summary>

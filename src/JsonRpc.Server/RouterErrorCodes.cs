@@ -78,4 +78,10 @@ public static class RouterErrorCodes
     /// only other nodes provide cannot be sent.
     /// </summary>
     public const int ClusterUnavailable = -32020;
+
+    /// <summary>
+    /// The router is near its memory budget (<see cref="JsonRpcRouterOptions.MaxMemory"/>): the call or batch was not
+    /// taken; retry later.
+    /// </summary>
+    public const int Overloaded = -32018;
 }

@@ -11,7 +11,7 @@ public sealed class OutboundQueueTests
     {
         // 40-byte answers, each in a 256-byte pooled buffer (the router's smallest): a 4 KiB bound holds 16 of them,
         // not 102 as counting written bytes would allow, which let a client that never reads hold ~6x the bound.
-        var queue = new OutboundQueue(4096);
+        var queue = new OutboundQueue(4096, progressTimeoutMs: 0); // a writer that takes nothing: the plain bound
         var queued = 0;
         while (queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 40)) == EnqueueResult.Queued)
         {
@@ -34,9 +34,30 @@ public sealed class OutboundQueueTests
     [Fact]
     public void Enqueue_OneMessageLargerThanTheBound_AcceptedIntoAnEmptyQueue()
     {
-        var queue = new OutboundQueue(1024);
+        var queue = new OutboundQueue(1024, progressTimeoutMs: 0);
         Assert.Equal(EnqueueResult.Queued, queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(8192), 5000)));
         Assert.Equal(EnqueueResult.Full, queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 10)));
         queue.Complete(discard: true);
+    }
+
+    [Fact]
+    public void Enqueue_AnswersReleasedTogetherToAReader_PassTheBoundUpToTwiceIt()
+    {
+        // The writer took a message just now (the client reads): answers released at once may pass the bound for a
+        // moment, up to twice it; a client that never reads still cannot make the router hold more than that.
+        var queue = new OutboundQueue(4096);
+        Assert.Equal(EnqueueResult.Queued, queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 40)));
+        Assert.True(queue.TryDequeue(out var taken));
+        taken.Return();
+        var queued = 0;
+        while (queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 40)) == EnqueueResult.Queued)
+        {
+            queued++;
+            Assert.True(queued <= 1000, "the queue never filled");
+        }
+
+        Assert.Equal(2 * 4096 / 256, queued);
+        queue.Complete(discard: true);
+        Assert.Equal(0, queue.QueuedBytes);
     }
 }

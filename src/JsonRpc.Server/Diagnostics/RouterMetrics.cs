@@ -50,6 +50,10 @@ internal sealed class RouterMetrics : IDisposable
         _meter.CreateObservableCounter("jsonrpc.router.cancels.forwarded", () => Volatile.Read(ref c.CancelsForwarded), "{notification}", "$/cancelRequest notifications sent to providers.");
         if (router is not null)
         {
+            _meter.CreateObservableUpDownCounter("jsonrpc.router.memory.held", () => router.Memory.Held, "By", "Buffers held for clients (outbound queues and batch replies).");
+            _meter.CreateObservableUpDownCounter("jsonrpc.router.memory.budget", () => router.Memory.Max, "By", "The memory budget (max_memory).");
+            _meter.CreateObservableCounter("jsonrpc.router.memory.refusals", () => router.MemoryRefusals, "{call}", "Calls refused near the memory budget.");
+
             // Security: refusals by reason, and each identity's counters under an `identity` tag (only identities seen).
             _meter.CreateObservableCounter("jsonrpc.router.refusals", () => Refusals(router), "{refusal}", "Refusals by reason (security and quotas).");
             _meter.CreateObservableCounter("jsonrpc.router.identity.calls", () => PerIdentity(router, static s => Volatile.Read(ref s.Calls)), "{call}", "Calls and notifications accepted, per identity.");

@@ -79,6 +79,11 @@ internal sealed class JsonRpcRouterOptionsValidator : IValidateOptions<JsonRpcRo
             Fail("MaxOutboundBufferSize must be at least MaxMessageSize.");
         }
 
+        if (options.MaxMemory is { } memory && memory < options.MaxOutboundBufferSize)
+        {
+            Fail("MaxMemory must be at least MaxOutboundBufferSize.");
+        }
+
         if (options.AccessToken is { Length: 0 })
         {
             Fail("AccessToken must not be empty; leave it unset for no token.");

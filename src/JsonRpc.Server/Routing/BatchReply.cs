@@ -20,6 +20,8 @@ internal sealed class BatchReply
     private readonly Lock _lock = new();
     private readonly PooledBufferWriter _buffer = new();
     private RouterConnection? _caller;
+    private MemoryLedger? _ledger;
+    private long _reserved;
     private ObjectStack<BatchReply>? _pool;
     private long _maxBytes;
     private int _outstanding;
@@ -33,6 +35,8 @@ internal sealed class BatchReply
     public void Begin(RouterConnection caller, ObjectStack<BatchReply> pool, long maxBytes)
     {
         _caller = caller;
+        _ledger = caller.Ledger;
+        _reserved = 0;
         _pool = pool;
         _maxBytes = maxBytes;
         _outstanding = 1;
@@ -129,13 +133,18 @@ internal sealed class BatchReply
             return false;
         }
 
-        // The separator before it and the closing bracket count too.
-        if (_buffer.WrittenCount + 2L + length > _maxBytes)
+        // The separator before it and the closing bracket count too, against the connection's one bound, which its
+        // outbound queue and its other batches share: a client cannot hold more by spreading replies over batches.
+        if (!_ledger!.TryReserve(2L + length, _maxBytes))
         {
             _overflowed = true;
             _buffer.Reset();
+            _ledger.Add(-_reserved);
+            _reserved = 0;
             return false;
         }
+
+        _reserved += 2L + length;
 
         if (_items++ > 0)
         {
@@ -146,13 +155,23 @@ internal sealed class BatchReply
     }
 
     // The one answer to a batch whose replies did not fit. Written with a writer of its own, not ReplyWriter.Begin: this
-    // may run inside one of ReplyWriter's replies, whose thread-static buffer and writer are still in use.
+    // may run inside one of ReplyWriter's replies, whose thread-static buffer and writer are still in use. Copied into a
+    // buffer of its own size: the writer's working buffer (4 KB and more) would count many times over against the
+    // connection's bound while the errors of several batches wait to be sent.
+    private OutboundMessage OverflowError()
+    {
+        WriteOverflowError();
+        var message = ReplyWriter.Copy(_buffer.WrittenSpan);
+        _buffer.Reset();
+        return message;
+    }
+
     private void WriteOverflowError()
     {
         using var writer = new Utf8JsonWriter(_buffer, JsonRpcMessageWriter.WriterOptions);
         ReplyWriter.WriteStart(writer, idToken: default);
         ReplyWriter.WriteErrorMember(writer, RouterErrorCodes.MessageTooLarge, "Message too large",
-            $"The replies to the batch exceed {_maxBytes} bytes; send fewer calls per batch.");
+            $"The replies to the batch would take this connection past {_maxBytes} bytes held (its outbound queue and waiting batches together); send fewer calls per batch, or read what is sent.");
         writer.WriteEndObject();
     }
 
@@ -163,8 +182,7 @@ internal sealed class BatchReply
         if (_overflowed)
         {
             caller.CountError();
-            WriteOverflowError();
-            caller.Send(OutboundMessage.TakeFrom(_buffer));
+            caller.Send(OverflowError());
         }
         else if (_items > 0)
         {
@@ -176,6 +194,10 @@ internal sealed class BatchReply
             _buffer.Reset();
         }
 
+        // Now in the outbound queue (counted there) or gone.
+        _ledger!.Add(-_reserved);
+        _reserved = 0;
+        _ledger = null;
         _caller = null;
         _pool = null;
         pool.Return(this);

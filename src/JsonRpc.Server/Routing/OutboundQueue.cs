@@ -22,7 +22,21 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
     private bool _waiting;
     private ManualResetValueTaskSourceCore<bool> _signal = new() { RunContinuationsAsynchronously = true };
 
-    public OutboundQueue(long maxBytes) => _maxBytes = maxBytes;
+    // Past the bound, a client still counts as reading while its writer took a message this recently (answers released
+    // to it together, e.g. a batch and the errors of others, pass the bound for a moment); past twice the bound it is
+    // dropped at once either way.
+    internal const long DefaultProgressTimeoutMs = 5000;
+
+    private readonly MemoryLedger? _ledger;
+    private readonly long _progressTimeoutMs;
+    private long _progressAt;
+
+    public OutboundQueue(long maxBytes, MemoryLedger? ledger = null, long progressTimeoutMs = DefaultProgressTimeoutMs)
+    {
+        _maxBytes = maxBytes;
+        _ledger = ledger;
+        _progressTimeoutMs = progressTimeoutMs;
+    }
 
     /// <summary>Bytes of buffer held by the messages queued and not yet taken by the writer.</summary>
     public long QueuedBytes
@@ -51,7 +65,13 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
                 return EnqueueResult.Closed;
             }
 
-            if (_count > 0 && _bytes + message.Buffer.Length > _maxBytes)
+            var now = Environment.TickCount64;
+            if (_count == 0)
+            {
+                _progressAt = now; // nothing was waiting: the client is up to date
+            }
+            else if (_bytes + message.Buffer.Length > _maxBytes
+                && (_bytes + message.Buffer.Length > 2 * _maxBytes || now - _progressAt >= _progressTimeoutMs))
             {
                 message.Return();
                 return EnqueueResult.Full;
@@ -65,6 +85,7 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
             _items[(_head + _count) % _items.Length] = message;
             _count++;
             _bytes += message.Buffer.Length;
+            _ledger?.Add(message.Buffer.Length);
             if (_waiting)
             {
                 _waiting = false;
@@ -117,6 +138,8 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
             _head = (_head + 1) % _items.Length;
             _count--;
             _bytes -= message.Buffer.Length;
+            _ledger?.Add(-message.Buffer.Length);
+            _progressAt = Environment.TickCount64;
             return true;
         }
     }
@@ -142,6 +165,7 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
                     _count--;
                 }
 
+                _ledger?.Add(-_bytes);
                 _bytes = 0;
             }
 

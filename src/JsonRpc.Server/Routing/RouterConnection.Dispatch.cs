@@ -134,6 +134,14 @@ internal sealed partial class RouterConnection
             return;
         }
 
+        if (_router.Memory.IsNearLimit)
+        {
+            _router.MemoryRefused(ConnectionId);
+            Fail(batch, idToken, RouterErrorCodes.Overloaded, "Overloaded",
+                "The router is near its memory budget; the call was not taken. Retry later.");
+            return;
+        }
+
         if (!MayCall(method, batch, idToken, reply: true))
         {
             return;

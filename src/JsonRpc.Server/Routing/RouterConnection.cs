@@ -54,13 +54,17 @@ internal sealed partial class RouterConnection
         _transport = transport;
         _abort = abort;
         _logger = router.Logger;
-        _outbound = new OutboundQueue(router.Options.MaxOutboundBufferSize);
+        Ledger = new MemoryLedger(router.Memory);
+        _outbound = new OutboundQueue(router.Options.MaxOutboundBufferSize, Ledger);
         ConnectionId = connectionId;
         RemoteEndPoint = remoteEndPoint;
         OpenedAt = _lastActivity = Environment.TickCount64;
     }
 
     public string ConnectionId { get; }
+
+    /// <summary>The buffers held for this client (outbound queue, batch replies), within one bound.</summary>
+    internal MemoryLedger Ledger { get; }
 
     public string? RemoteEndPoint { get; }
 
@@ -131,6 +135,7 @@ internal sealed partial class RouterConnection
             FailInFlight(close: true, shuttingDown: reason == CloseReason.ShuttingDown);
             _outbound.Complete(discard: reason == CloseReason.OutboundLimitExceeded);
             await DrainAsync(writing).ConfigureAwait(false);
+            Ledger.Close();
             await _transport.Input.CompleteAsync().ConfigureAwait(false);
             await _transport.Output.CompleteAsync().ConfigureAwait(false);
             RouterLog.ConnectionClosed(_logger, ConnectionId, Name ?? "unregistered", reason);

@@ -1,0 +1,114 @@
+using System.Text.Json;
+using JsonRpc.Server.Tests.Infrastructure;
+using JsonRpc.Testing;
+
+namespace JsonRpc.Server.Tests;
+
+/// <summary>
+/// What the router holds for clients is bounded per connection (outbound queue and waiting batch replies together) and
+/// in total (the memory budget), with clear errors past either, and a caller that reads everything is never dropped.
+/// </summary>
+public sealed class MemoryBoundTests(ITestOutputHelper output)
+{
+    private const int Bound = 64 * 1024; // the test client reads lines of up to 64 KB
+    private static readonly string Blob = new('b', 4 * 1024);
+
+    private static void AddBlob(JsonRpcRouter router) => router.AddMethod("blob", () => Blob);
+
+    // A batch whose replies wait for one call its provider never answers: [slow, blob x count].
+    private static string HeldBatch(int batch, int count)
+        => "[" + string.Join(',', new[] { LineClient.Request($"s{batch}", "slow") }
+            .Concat(Enumerable.Range(0, count).Select(i => LineClient.Request($"b{batch}-{i}", "blob")))) + "]";
+
+    [Fact]
+    public async Task Batches_HeldOpenByUnansweredCalls_ShareTheConnectionBound_AndTheReaderIsNotDropped()
+    {
+        await using var server = await RouterServer.StartAsync(o =>
+        {
+            o.MaxMessageSize = 32 * 1024;
+            o.MaxOutboundBufferSize = Bound;
+            o.CallTimeout = TimeSpan.FromSeconds(2);
+        }, output, AddBlob);
+        await using var provider = await server.ConnectRegisteredAsync("p", "slow");
+        await using var caller = await server.ConnectAsync();
+
+        // Ten batches of ~33 KB of replies each: 330 KB if each were bounded on its own.
+        for (var i = 0; i < 10; i++)
+        {
+            await caller.SendAsync(HeldBatch(i, 8));
+        }
+
+        await Eventually.TrueAsync(() => server.Router.GetStats().ServerCalls >= 10 * 8 || server.Router.Memory.Held >= Bound / 2, "the batches were read");
+        Assert.InRange(server.Router.Memory.Held, 0, Bound + (8 * 1024));
+
+        // The slow calls time out: every batch is answered, the ones that did not fit with one error, and the caller,
+        // reading all of it, stays connected.
+        var arrays = 0;
+        var overflows = 0;
+        for (var i = 0; i < 10; i++)
+        {
+            var reply = await caller.ReadAsync();
+            if (reply.ValueKind == JsonValueKind.Array)
+            {
+                arrays++;
+                Assert.Equal(9, reply.GetArrayLength());
+            }
+            else
+            {
+                Answer.IsError(reply, RouterErrorCodes.MessageTooLarge);
+                overflows++;
+            }
+        }
+
+        Assert.True(arrays >= 1, "at least the first batch fits");
+        Assert.True(overflows >= 1, "the batches past the bound are refused");
+        Answer.IsResult(await caller.CallAsync("keepAlive"), "true");
+        await Eventually.TrueAsync(() => server.Router.Memory.Held == 0, "everything held was released");
+    }
+
+    [Fact]
+    public async Task Router_NearItsMemoryBudget_RefusesNewCallsWithOverloaded_AndRecoversWhenReleased()
+    {
+        await using var server = await RouterServer.StartAsync(o =>
+        {
+            o.MaxMessageSize = 32 * 1024;
+            o.MaxOutboundBufferSize = Bound;
+            o.MaxMemory = 2 * Bound;
+            o.CallTimeout = TimeSpan.FromSeconds(2);
+        }, output, AddBlob);
+        await using var provider = await server.ConnectRegisteredAsync("p", "slow");
+        var holders = new List<LineClient>();
+        try
+        {
+            // Three clients, each within its own bound (~57 KB), together past 90% of the 128 KB budget.
+            for (var i = 0; i < 3; i++)
+            {
+                var holder = await server.ConnectAsync();
+                holders.Add(holder);
+                await holder.SendAsync(HeldBatch(i, 14));
+            }
+
+            await Eventually.TrueAsync(() => server.Router.Memory.IsNearLimit, "the budget is nearly spent");
+            await using var other = await server.ConnectAsync();
+            var refused = await other.CallAsync("blob");
+            Answer.IsError(refused, RouterErrorCodes.Overloaded);
+            Assert.True((await other.StatsAsync()).GetProperty("memory_refusals").GetInt64() >= 1);
+
+            // Once the held batches are answered and read, calls are taken again.
+            foreach (var holder in holders)
+            {
+                await holder.ReadAsync();
+            }
+
+            await Eventually.TrueAsync(() => !server.Router.Memory.IsNearLimit, "the budget drained");
+            Assert.Equal(Blob, (await other.CallAsync("blob")).GetProperty("result").GetString());
+        }
+        finally
+        {
+            foreach (var holder in holders)
+            {
+                await holder.DisposeAsync();
+            }
+        }
+    }
+}
