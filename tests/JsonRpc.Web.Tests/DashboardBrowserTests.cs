@@ -113,6 +113,18 @@ public sealed class DashboardBrowserTests(ITestOutputHelper output)
             }
         };
 
+        // Every WebSocket of the page goes through Playwright (passed on as it is), so that the test can drop one: the
+        // routes kept are the server sides.
+        var sockets = new List<IWebSocketRoute>();
+        await page.RouteWebSocketAsync(new System.Text.RegularExpressions.Regex("/rpc$"), socket =>
+        {
+            var server = socket.ConnectToServer();
+            lock (sockets)
+            {
+                sockets.Add(server);
+            }
+        });
+
         await page.GotoAsync(router.DashboardUri.ToString(), new PageGotoOptions { Timeout = WaitMs });
         await page.Locator("#status[data-state='open']").WaitForAsync(new() { Timeout = WaitMs });
 
@@ -163,6 +175,22 @@ public sealed class DashboardBrowserTests(ITestOutputHelper output)
         Assert.Equal("1", await Counter(page, "billing-web", "connections"));
         Assert.Equal(1, await page.Locator("#identities tr[data-identity]").CountAsync());
         await WaitForTextAsync(page, "#refusals tr[data-reason='call'] td.num", "1");
+        Assert.Equal("1", (await page.Locator("#refusals tr[data-reason='authentication'] td.num").InnerTextAsync()).Trim());
+
+        // The connection drops: the page reconnects and signs in again with the token it kept, by itself.
+        IWebSocketRoute current;
+        lock (sockets)
+        {
+            current = sockets[^1];
+        }
+
+        await current.CloseAsync(new() { Code = 1000, Reason = "test: connection dropped" });
+        await page.Locator("#status[data-state='closed']").WaitForAsync(new() { Timeout = WaitMs });
+        await page.Locator("#identity[data-identity='billing-web']").WaitForAsync(new() { Timeout = WaitMs });
+        await page.Locator("#status[data-state='open']").WaitForAsync(new() { Timeout = WaitMs });
+        Assert.True(await page.Locator("#login").IsHiddenAsync());
+        await page.Locator("#methods tr[data-method='billing.charge']").WaitForAsync(new() { Timeout = WaitMs });
+        await WaitForTextAsync(page, "#identities tr[data-identity='billing-web'] td[data-counter='connections']", "1");
         Assert.Equal("1", (await page.Locator("#refusals tr[data-reason='authentication'] td.num").InnerTextAsync()).Trim());
 
         // Signing out opens a new, anonymous connection; the monitor's token then sees every method and identity.
