@@ -3,10 +3,11 @@ using JsonRpc.Server.Routing;
 namespace JsonRpc.Server.Security;
 
 /// <summary>
-/// One kind of permission of one principal, merged from every rule that applies to it: literal names in hash maps,
-/// wildcard patterns indexed by their first token (so that a name is matched only against the patterns that begin with
-/// its own first token, and those that begin with <c>*</c>, however many rules there are). Checking a UTF-8 name
-/// allocates nothing.
+/// One kind of permission of one principal, merged from every rule that applies to it. Every literal name of either
+/// list is decided once, when compiled, and found with one hash lookup; other names are matched against the wildcard
+/// patterns, indexed by their first token (so that a name meets only the patterns that begin with its own first token
+/// or with <c>*</c>, however many rules there are) and skipped when their number of tokens cannot fit. Checking a UTF-8
+/// name allocates nothing.
 /// </summary>
 internal sealed class CompiledPermission
 {
@@ -16,19 +17,32 @@ internal sealed class CompiledPermission
 
     private readonly bool _restricted;
     private readonly bool _allowEverything;
-    private readonly Utf8Map<string> _allowLiterals = new();
+    private readonly Utf8Map<Verdict> _literals = new();
     private readonly PatternIndex _allowPatterns;
-    private readonly Utf8Map<string> _denyLiterals = new();
     private readonly PatternIndex _denyPatterns;
 
     public CompiledPermission(bool restricted, IEnumerable<SubjectPattern> allow, IEnumerable<SubjectPattern> deny)
     {
         _restricted = restricted;
-        _allowPatterns = new PatternIndex(Split(allow, _allowLiterals, ref _allowEverything));
-        var ignored = false;
-        _denyPatterns = new PatternIndex(Split(deny, _denyLiterals, ref ignored));
-        DenyEverything = ignored;
-        IsUnrestricted = !restricted && _denyPatterns.IsEmpty && _denyLiterals.Count == 0 && !DenyEverything;
+        var allowLiterals = new List<string>();
+        _allowPatterns = new PatternIndex(Split(allow, allowLiterals, ref _allowEverything));
+        var denyEverything = false;
+        var denyLiterals = new List<string>();
+        _denyPatterns = new PatternIndex(Split(deny, denyLiterals, ref denyEverything));
+        DenyEverything = denyEverything;
+        IsUnrestricted = !restricted && _denyPatterns.IsEmpty && denyLiterals.Count == 0 && !DenyEverything;
+
+        // A literal denied is refused by itself (before any pattern); a literal allowed, unless a deny pattern matches it.
+        foreach (var name in denyLiterals)
+        {
+            _literals.GetOrAdd(System.Text.Encoding.UTF8.GetBytes(name), name, static (_, text) => new Verdict(false, text));
+        }
+
+        foreach (var name in allowLiterals)
+        {
+            _literals.GetOrAdd(System.Text.Encoding.UTF8.GetBytes(name), _denyPatterns,
+                static (utf8, denyPatterns) => denyPatterns.FirstMatch(utf8) is { } denied ? new Verdict(false, denied.Text) : Verdict.Allowed);
+        }
     }
 
     /// <summary>Whether a deny of <c>&gt;</c> refuses every name.</summary>
@@ -55,9 +69,10 @@ internal sealed class CompiledPermission
             return false;
         }
 
-        if (_denyLiterals.Count > 0 && _denyLiterals.TryGetValue(name, out rule))
+        if (_literals.Count > 0 && _literals.TryGetValue(name, out var verdict))
         {
-            return false;
+            rule = verdict.Rule;
+            return verdict.IsAllowed;
         }
 
         if (_denyPatterns.FirstMatch(name) is { } denied)
@@ -66,18 +81,13 @@ internal sealed class CompiledPermission
             return false;
         }
 
-        if (!_restricted || _allowEverything || (_allowLiterals.Count > 0 && _allowLiterals.TryGetValue(name, out _)))
-        {
-            return true;
-        }
-
-        return _allowPatterns.FirstMatch(name) is not null;
+        return !_restricted || _allowEverything || _allowPatterns.FirstMatch(name) is not null;
     }
 
     /// <inheritdoc cref="IsAllowed(ReadOnlySpan{byte}, out string?)"/>
     public bool IsAllowed(string name, out string? rule) => IsAllowed(System.Text.Encoding.UTF8.GetBytes(name), out rule);
 
-    private static List<SubjectPattern> Split(IEnumerable<SubjectPattern> patterns, Utf8Map<string> literals, ref bool everything)
+    private static List<SubjectPattern> Split(IEnumerable<SubjectPattern> patterns, List<string> literals, ref bool everything)
     {
         var wild = new List<SubjectPattern>();
         foreach (var pattern in patterns)
@@ -88,7 +98,7 @@ internal sealed class CompiledPermission
             }
             else if (pattern.IsLiteral)
             {
-                literals.GetOrAdd(System.Text.Encoding.UTF8.GetBytes(pattern.Text), pattern.Text, static (_, text) => text);
+                literals.Add(pattern.Text);
             }
             else
             {
@@ -151,6 +161,7 @@ internal sealed class CompiledPermission
 
             var found = -1;
             SubjectPattern? match = null;
+            var tokens = System.MemoryExtensions.Count(name, (byte)'.') + 1;
             if (_byFirstToken.Count > 0)
             {
                 var dot = name.IndexOf((byte)'.');
@@ -158,7 +169,7 @@ internal sealed class CompiledPermission
                 {
                     foreach (var candidate in group)
                     {
-                        if (candidate.Pattern.Matches(name))
+                        if (candidate.Pattern.Fits(tokens) && candidate.Pattern.Matches(name))
                         {
                             (found, match) = (candidate.Order, candidate.Pattern);
                             break;
@@ -174,7 +185,7 @@ internal sealed class CompiledPermission
                     break;
                 }
 
-                if (candidate.Pattern.Matches(name))
+                if (candidate.Pattern.Fits(tokens) && candidate.Pattern.Matches(name))
                 {
                     return candidate.Pattern;
                 }
@@ -184,5 +195,15 @@ internal sealed class CompiledPermission
         }
 
         private readonly record struct Ordered(int Order, SubjectPattern Pattern);
+    }
+
+    /// <summary>A literal name decided when compiled: allowed, or refused by <see cref="Rule"/>.</summary>
+    private sealed class Verdict(bool allowed, string? rule)
+    {
+        public static readonly Verdict Allowed = new(true, null);
+
+        public bool IsAllowed { get; } = allowed;
+
+        public string? Rule { get; } = rule;
     }
 }
