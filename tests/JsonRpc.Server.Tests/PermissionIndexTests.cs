@@ -22,15 +22,37 @@ public sealed class PermissionIndexTests
             var deny = RandomPatterns(random, random.Next(0, 6));
             var restricted = random.Next(4) != 0;
             var permission = new CompiledPermission(restricted, allow, deny);
-            foreach (var name in names)
+            // Twice: the second time every name the patterns decided is remembered.
+            for (var pass = 1; pass <= 2; pass++)
             {
-                var (expected, expectedRule) = Reference(restricted, allow, deny, name);
-                var actual = permission.IsAllowed(Encoding.UTF8.GetBytes(name), out var rule);
-                Assert.True(expected == actual && expectedRule == rule,
-                    $"'{name}' under allow [{string.Join(", ", allow.Select(p => p.Text))}] deny [{string.Join(", ", deny.Select(p => p.Text))}]"
-                    + $" restricted={restricted}: expected {expected} ({expectedRule}), got {actual} ({rule}).");
+                foreach (var name in names)
+                {
+                    var (expected, expectedRule) = Reference(restricted, allow, deny, name);
+                    var actual = permission.IsAllowed(Encoding.UTF8.GetBytes(name), out var rule);
+                    Assert.True(expected == actual && expectedRule == rule,
+                        $"'{name}' under allow [{string.Join(", ", allow.Select(p => p.Text))}] deny [{string.Join(", ", deny.Select(p => p.Text))}]"
+                        + $" restricted={restricted}, pass {pass}: expected {expected} ({expectedRule}), got {actual} ({rule}).");
+                }
             }
         }
+    }
+
+    [Fact]
+    public void IsAllowed_RemembersABoundedNumberOfNames_AndDecidesTheRestAlike()
+    {
+        var permission = new CompiledPermission(restricted: true, [Pattern("team.*")], [Pattern("*.admin")]);
+        for (var i = 0; i < 10_000; i++)
+        {
+            Assert.True(permission.IsAllowed(Encoding.UTF8.GetBytes("team.m" + i), out _));
+            Assert.False(permission.IsAllowed(Encoding.UTF8.GetBytes("other.m" + i), out var rule));
+            Assert.Null(rule);
+        }
+
+        Assert.False(permission.IsAllowed("team.admin"u8, out var denied));
+        Assert.Equal("*.admin", denied);
+        Assert.False(permission.IsAllowed("team.admin"u8, out denied));
+        Assert.Equal("*.admin", denied);
+        Assert.True(permission.IsAllowed("team.m9999"u8, out _));
     }
 
     [Fact]

@@ -82,7 +82,7 @@ public class SecuredRoutedCallBenchmarks
         return _output.WrittenSpan.ToArray();
     }
 
-    private static (JsonRpcRouter Router, (RouterPipe Caller, RouterPipe Provider) Pipes) Start(JsonRpcSecurityOptions? security)
+    internal static (JsonRpcRouter Router, (RouterPipe Caller, RouterPipe Provider) Pipes) Start(JsonRpcSecurityOptions? security)
     {
         var router = new JsonRpcRouter(Options.Create(new JsonRpcRouterOptions { Security = security }));
         var provider = RouterPipe.Connect(router, "provider");

@@ -20,6 +20,23 @@ internal static class SecurityBenchmarkPolicy
 
     public static JsonRpcSecurityOptions Create()
     {
+        var (allow, deny) = CallRules();
+        var security = new JsonRpcSecurityOptions
+        {
+            Tokens =
+            {
+                new JsonRpcTokenIdentity { Identity = "caller", Token = CallerToken },
+                new JsonRpcTokenIdentity { Identity = "provider", Token = ProviderToken },
+            },
+        };
+        security.Identities["caller"] = new JsonRpcIdentityRules { Call = new JsonRpcPermission { Allow = allow, Deny = deny } };
+        security.Identities["provider"] = new JsonRpcIdentityRules { Provide = new JsonRpcPermission { Allow = ["team19.*"] } };
+        return security;
+    }
+
+    /// <summary>The caller's 100 call rules: what it may call, and what it may not.</summary>
+    public static (List<string> Allow, List<string> Deny) CallRules()
+    {
         var allow = new List<string>();
         for (var i = 0; i < 60; i++)
         {
@@ -48,17 +65,16 @@ internal static class SecurityBenchmarkPolicy
             throw new InvalidOperationException($"The policy has {allow.Count + deny.Count} rules, not {Rules}.");
         }
 
-        var security = new JsonRpcSecurityOptions
-        {
-            Tokens =
-            {
-                new JsonRpcTokenIdentity { Identity = "caller", Token = CallerToken },
-                new JsonRpcTokenIdentity { Identity = "provider", Token = ProviderToken },
-            },
-        };
-        security.Identities["caller"] = new JsonRpcIdentityRules { Call = new JsonRpcPermission { Allow = allow, Deny = deny } };
-        security.Identities["provider"] = new JsonRpcIdentityRules { Provide = new JsonRpcPermission { Allow = ["team19.*"] } };
-        return security;
+        return (allow, deny);
+    }
+
+    /// <summary>The same 100 rules compiled without remembering names: every check of a non-literal name runs the patterns.</summary>
+    public static CompiledPermission PatternsOnly()
+    {
+        var (allow, deny) = CallRules();
+        return new CompiledPermission(restricted: true, allow.Select(Pattern), deny.Select(Pattern), learn: false);
+
+        static SubjectPattern Pattern(string text) => SubjectPattern.TryCreate(text, out var problem) ?? throw new InvalidOperationException(problem);
     }
 
     /// <summary>The caller's call permission, merged by the router's own policy code.</summary>

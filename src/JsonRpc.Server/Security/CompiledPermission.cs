@@ -6,8 +6,10 @@ namespace JsonRpc.Server.Security;
 /// One kind of permission of one principal, merged from every rule that applies to it. Every literal name of either
 /// list is decided once, when compiled, and found with one hash lookup; other names are matched against the wildcard
 /// patterns, indexed by their first token (so that a name meets only the patterns that begin with its own first token
-/// or with <c>*</c>, however many rules there are) and skipped when their number of tokens cannot fit. Checking a UTF-8
-/// name allocates nothing.
+/// or with <c>*</c>, however many rules there are) and skipped when their number of tokens cannot fit; what the patterns
+/// decided is remembered for the first 4,096 names, so that a name checked again is one lookup too. Checking a name
+/// allocates nothing, except once for a name the patterns decide the first time it is seen (a copy of it, up to that
+/// bound). Immutable in what it decides: a reloaded policy compiles new ones.
 /// </summary>
 internal sealed class CompiledPermission
 {
@@ -17,11 +19,21 @@ internal sealed class CompiledPermission
 
     private readonly bool _restricted;
     private readonly bool _allowEverything;
+    // Names decided by patterns that are remembered (beside the literals), and the longest remembered.
+    private const int MaxLearned = 4096;
+    private const int MaxLearnedLength = 256;
+
     private readonly Utf8Map<Verdict> _literals = new();
+    private readonly bool _learns;
+    private int _learned;
     private readonly PatternIndex _allowPatterns;
     private readonly PatternIndex _denyPatterns;
 
-    public CompiledPermission(bool restricted, IEnumerable<SubjectPattern> allow, IEnumerable<SubjectPattern> deny)
+    /// <param name="restricted">Whether some rule gave an allow list (then a name must match it).</param>
+    /// <param name="allow">The allow patterns of every rule, in order.</param>
+    /// <param name="deny">The deny patterns of every rule, in order.</param>
+    /// <param name="learn">Whether to remember what the patterns decided (off only to measure the patterns themselves).</param>
+    public CompiledPermission(bool restricted, IEnumerable<SubjectPattern> allow, IEnumerable<SubjectPattern> deny, bool learn = true)
     {
         _restricted = restricted;
         var allowLiterals = new List<string>();
@@ -31,6 +43,7 @@ internal sealed class CompiledPermission
         _denyPatterns = new PatternIndex(Split(deny, denyLiterals, ref denyEverything));
         DenyEverything = denyEverything;
         IsUnrestricted = !restricted && _denyPatterns.IsEmpty && denyLiterals.Count == 0 && !DenyEverything;
+        _learns = learn && !(_denyPatterns.IsEmpty && (_allowPatterns.IsEmpty || !restricted || _allowEverything));
 
         // A literal denied is refused by itself (before any pattern); a literal allowed, unless a deny pattern matches it.
         foreach (var name in denyLiterals)
@@ -75,17 +88,35 @@ internal sealed class CompiledPermission
             return verdict.IsAllowed;
         }
 
+        bool allowed;
         if (_denyPatterns.FirstMatch(name) is { } denied)
         {
             rule = denied.Text;
-            return false;
+            allowed = false;
+        }
+        else
+        {
+            allowed = !_restricted || _allowEverything || _allowPatterns.FirstMatch(name) is not null;
         }
 
-        return !_restricted || _allowEverything || _allowPatterns.FirstMatch(name) is not null;
+        // Remember what the patterns decided, so that the next check of this name is one lookup: once per name, for
+        // a bounded number of names (they come from clients), and only where there are patterns to skip.
+        if (_learns && name.Length <= MaxLearnedLength && Volatile.Read(ref _learned) < MaxLearned)
+        {
+            Learn(name, allowed ? Verdict.Allowed : new Verdict(false, rule));
+        }
+
+        return allowed;
     }
 
     /// <inheritdoc cref="IsAllowed(ReadOnlySpan{byte}, out string?)"/>
     public bool IsAllowed(string name, out string? rule) => IsAllowed(System.Text.Encoding.UTF8.GetBytes(name), out rule);
+
+    private void Learn(ReadOnlySpan<byte> name, Verdict verdict)
+    {
+        _literals.GetOrAdd(name, verdict, static (_, v) => v);
+        Interlocked.Increment(ref _learned);
+    }
 
     private static List<SubjectPattern> Split(IEnumerable<SubjectPattern> patterns, List<string> literals, ref bool everything)
     {
