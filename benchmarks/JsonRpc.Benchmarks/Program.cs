@@ -1,9 +1,16 @@
 using BenchmarkDotNet.Running;
 using JsonRpc.Benchmarks;
 
+// The security suite's paired A/B of a routed call (see Security/PairedSecurityRun.cs), outside BenchmarkDotNet.
+if (args.Length > 0 && args[0] == "--paired-security")
+{
+    return JsonRpc.Benchmarks.Security.PairedSecurityRun.Run(args);
+}
+
 // Reports go to <repo>/benchmarks/results/ (BenchmarkDotNet writes them to <artifacts>/results/).
 var artifacts = FindBenchmarksFolder() ?? Path.Combine(Environment.CurrentDirectory, "BenchmarkDotNet.Artifacts");
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, BenchmarkConfig.Create(artifacts));
+return 0;
 
 static string? FindBenchmarksFolder()
 {

@@ -3,8 +3,13 @@ using JsonRpc.Server.Routing;
 namespace JsonRpc.Server.Security;
 
 /// <summary>
-/// One kind of permission of one principal, merged from every rule that applies to it: literal names in hash maps,
-/// wildcard patterns in a list. Checking a UTF-8 name allocates nothing.
+/// One kind of permission of one principal, merged from every rule that applies to it. Every literal name of either
+/// list is decided once, when compiled, and found with one hash lookup; other names are matched against the wildcard
+/// patterns, indexed by their first token (so that a name meets only the patterns that begin with its own first token
+/// or with <c>*</c>, however many rules there are) and skipped when their number of tokens cannot fit; what the patterns
+/// decided is remembered for the first 4,096 names, so that a name checked again is one lookup too. Checking a name
+/// allocates nothing, except once for a name the patterns decide the first time it is seen (a copy of it, up to that
+/// bound). Immutable in what it decides: a reloaded policy compiles new ones.
 /// </summary>
 internal sealed class CompiledPermission
 {
@@ -14,19 +19,43 @@ internal sealed class CompiledPermission
 
     private readonly bool _restricted;
     private readonly bool _allowEverything;
-    private readonly Utf8Map<string> _allowLiterals = new();
-    private readonly SubjectPattern[] _allowPatterns;
-    private readonly Utf8Map<string> _denyLiterals = new();
-    private readonly SubjectPattern[] _denyPatterns;
+    // Names decided by patterns that are remembered (beside the literals), and the longest remembered.
+    private const int MaxLearned = 4096;
+    private const int MaxLearnedLength = 256;
 
-    public CompiledPermission(bool restricted, IEnumerable<SubjectPattern> allow, IEnumerable<SubjectPattern> deny)
+    private readonly Utf8Map<Verdict> _literals = new();
+    private readonly bool _learns;
+    private int _learned;
+    private readonly PatternIndex _allowPatterns;
+    private readonly PatternIndex _denyPatterns;
+
+    /// <param name="restricted">Whether some rule gave an allow list (then a name must match it).</param>
+    /// <param name="allow">The allow patterns of every rule, in order.</param>
+    /// <param name="deny">The deny patterns of every rule, in order.</param>
+    /// <param name="learn">Whether to remember what the patterns decided (off only to measure the patterns themselves).</param>
+    public CompiledPermission(bool restricted, IEnumerable<SubjectPattern> allow, IEnumerable<SubjectPattern> deny, bool learn = true)
     {
         _restricted = restricted;
-        _allowPatterns = Split(allow, _allowLiterals, ref _allowEverything);
-        var ignored = false;
-        _denyPatterns = Split(deny, _denyLiterals, ref ignored);
-        DenyEverything = ignored;
-        IsUnrestricted = !restricted && _denyPatterns.Length == 0 && _denyLiterals.Count == 0 && !DenyEverything;
+        var allowLiterals = new List<string>();
+        _allowPatterns = new PatternIndex(Split(allow, allowLiterals, ref _allowEverything));
+        var denyEverything = false;
+        var denyLiterals = new List<string>();
+        _denyPatterns = new PatternIndex(Split(deny, denyLiterals, ref denyEverything));
+        DenyEverything = denyEverything;
+        IsUnrestricted = !restricted && _denyPatterns.IsEmpty && denyLiterals.Count == 0 && !DenyEverything;
+        _learns = learn && !(_denyPatterns.IsEmpty && (_allowPatterns.IsEmpty || !restricted || _allowEverything));
+
+        // A literal denied is refused by itself (before any pattern); a literal allowed, unless a deny pattern matches it.
+        foreach (var name in denyLiterals)
+        {
+            _literals.GetOrAdd(System.Text.Encoding.UTF8.GetBytes(name), name, static (_, text) => new Verdict(false, text));
+        }
+
+        foreach (var name in allowLiterals)
+        {
+            _literals.GetOrAdd(System.Text.Encoding.UTF8.GetBytes(name), _denyPatterns,
+                static (utf8, denyPatterns) => denyPatterns.FirstMatch(utf8) is { } denied ? new Verdict(false, denied.Text) : Verdict.Allowed);
+        }
     }
 
     /// <summary>Whether a deny of <c>&gt;</c> refuses every name.</summary>
@@ -53,40 +82,43 @@ internal sealed class CompiledPermission
             return false;
         }
 
-        if (_denyLiterals.Count > 0 && _denyLiterals.TryGetValue(name, out rule))
+        if (_literals.Count > 0 && _literals.TryGetValue(name, out var verdict))
         {
-            return false;
+            rule = verdict.Rule;
+            return verdict.IsAllowed;
         }
 
-        foreach (var pattern in _denyPatterns)
+        bool allowed;
+        if (_denyPatterns.FirstMatch(name) is { } denied)
         {
-            if (pattern.Matches(name))
-            {
-                rule = pattern.Text;
-                return false;
-            }
+            rule = denied.Text;
+            allowed = false;
+        }
+        else
+        {
+            allowed = !_restricted || _allowEverything || _allowPatterns.FirstMatch(name) is not null;
         }
 
-        if (!_restricted || _allowEverything || (_allowLiterals.Count > 0 && _allowLiterals.TryGetValue(name, out _)))
+        // Remember what the patterns decided, so that the next check of this name is one lookup: once per name, for
+        // a bounded number of names (they come from clients), and only where there are patterns to skip.
+        if (_learns && name.Length <= MaxLearnedLength && Volatile.Read(ref _learned) < MaxLearned)
         {
-            return true;
+            Learn(name, allowed ? Verdict.Allowed : new Verdict(false, rule));
         }
 
-        foreach (var pattern in _allowPatterns)
-        {
-            if (pattern.Matches(name))
-            {
-                return true;
-            }
-        }
-
-        return false;
+        return allowed;
     }
 
     /// <inheritdoc cref="IsAllowed(ReadOnlySpan{byte}, out string?)"/>
     public bool IsAllowed(string name, out string? rule) => IsAllowed(System.Text.Encoding.UTF8.GetBytes(name), out rule);
 
-    private static SubjectPattern[] Split(IEnumerable<SubjectPattern> patterns, Utf8Map<string> literals, ref bool everything)
+    private void Learn(ReadOnlySpan<byte> name, Verdict verdict)
+    {
+        _literals.GetOrAdd(name, verdict, static (_, v) => v);
+        Interlocked.Increment(ref _learned);
+    }
+
+    private static List<SubjectPattern> Split(IEnumerable<SubjectPattern> patterns, List<string> literals, ref bool everything)
     {
         var wild = new List<SubjectPattern>();
         foreach (var pattern in patterns)
@@ -97,7 +129,7 @@ internal sealed class CompiledPermission
             }
             else if (pattern.IsLiteral)
             {
-                literals.GetOrAdd(System.Text.Encoding.UTF8.GetBytes(pattern.Text), pattern.Text, static (_, text) => text);
+                literals.Add(pattern.Text);
             }
             else
             {
@@ -105,6 +137,104 @@ internal sealed class CompiledPermission
             }
         }
 
-        return [.. wild];
+        return wild;
+    }
+
+    /// <summary>
+    /// Wildcard patterns in their configured order, grouped by their literal first token, and those that begin with
+    /// <c>*</c>: only a name's own group and the <c>*</c> group can match it.
+    /// </summary>
+    private sealed class PatternIndex
+    {
+        private readonly Utf8Map<Ordered[]> _byFirstToken = new();
+        private readonly Ordered[] _starFirst;
+
+        public PatternIndex(List<SubjectPattern> patterns)
+        {
+            IsEmpty = patterns.Count == 0;
+            var groups = new Dictionary<string, List<Ordered>>(StringComparer.Ordinal);
+            var star = new List<Ordered>();
+            for (var i = 0; i < patterns.Count; i++)
+            {
+                if (patterns[i].LiteralFirstToken is { } first)
+                {
+                    var key = Convert.ToHexString(first);
+                    if (!groups.TryGetValue(key, out var group))
+                    {
+                        groups[key] = group = [];
+                    }
+
+                    group.Add(new Ordered(i, patterns[i]));
+                }
+                else
+                {
+                    star.Add(new Ordered(i, patterns[i]));
+                }
+            }
+
+            foreach (var group in groups.Values)
+            {
+                _byFirstToken.GetOrAdd(group[0].Pattern.LiteralFirstToken!, group, static (_, g) => [.. g]);
+            }
+
+            _starFirst = [.. star];
+        }
+
+        public bool IsEmpty { get; }
+
+        /// <summary>The first pattern, in configured order, that matches <paramref name="name"/>; null when none does.</summary>
+        public SubjectPattern? FirstMatch(ReadOnlySpan<byte> name)
+        {
+            if (IsEmpty)
+            {
+                return null;
+            }
+
+            var found = -1;
+            SubjectPattern? match = null;
+            var tokens = System.MemoryExtensions.Count(name, (byte)'.') + 1;
+            if (_byFirstToken.Count > 0)
+            {
+                var dot = name.IndexOf((byte)'.');
+                if (_byFirstToken.TryGetValue(dot < 0 ? name : name[..dot], out var group))
+                {
+                    foreach (var candidate in group)
+                    {
+                        if (candidate.Pattern.Fits(tokens) && candidate.Pattern.Matches(name))
+                        {
+                            (found, match) = (candidate.Order, candidate.Pattern);
+                            break;
+                        }
+                    }
+                }
+            }
+
+            foreach (var candidate in _starFirst)
+            {
+                if (found >= 0 && candidate.Order > found)
+                {
+                    break;
+                }
+
+                if (candidate.Pattern.Fits(tokens) && candidate.Pattern.Matches(name))
+                {
+                    return candidate.Pattern;
+                }
+            }
+
+            return match;
+        }
+
+        private readonly record struct Ordered(int Order, SubjectPattern Pattern);
+    }
+
+    /// <summary>A literal name decided when compiled: allowed, or refused by <see cref="Rule"/>.</summary>
+    private sealed class Verdict(bool allowed, string? rule)
+    {
+        public static readonly Verdict Allowed = new(true, null);
+
+        public bool IsAllowed { get; } = allowed;
+
+        public string? Rule { get; } = rule;
     }
 }

@@ -20,6 +20,18 @@ internal sealed class SubjectPattern
 
     public string Text { get; }
 
+    /// <summary>
+    /// The pattern's first token when it is a literal (then only names whose first token is the same can match), or
+    /// null when it is <c>*</c> (or the pattern is <c>&gt;</c> alone).
+    /// </summary>
+    public byte[]? LiteralFirstToken => _tokens.Length > 0 && !IsStar(_tokens[0]) ? _tokens[0] : null;
+
+    /// <summary>
+    /// Whether a name of <paramref name="tokens"/> tokens could match: exactly as many as the pattern has, or with a
+    /// final <c>&gt;</c> more.
+    /// </summary>
+    public bool Fits(int tokens) => _tail ? tokens > _tokens.Length : tokens == _tokens.Length;
+
     /// <summary>Whether the pattern has no wildcard (it then matches exactly its own text).</summary>
     public bool IsLiteral => !_tail && Array.TrueForAll(_tokens, static t => !IsStar(t));
 

@@ -1,10 +1,15 @@
 // The JSON-RPC router's dashboard: one WebSocket to the router's own endpoint, JSON-RPC 2.0 over it.
 // Every second one batch asks for the counters, the methods and the clients; the form calls any method.
+// Where the router asks who is calling (-32016 Not authenticated), a form takes a token and the page signs in with the
+// `authenticate` method (a browser cannot set Authorization on a WebSocket); it then shows what that identity may see.
+// The token is kept in this closure only: never in storage, the URL, the page or the console.
 (function () {
   "use strict";
 
   const HISTORY = 60;
   const CALL_TIMEOUT_MS = 30000;
+  const NOT_AUTHENTICATED = -32016;
+  const ACCESS_DENIED = -32005;
   const rpcPath = document.querySelector('meta[name="jsonrpc-endpoint"]').content || "/rpc";
   const url = new URL(rpcPath, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
@@ -16,6 +21,13 @@
   let nextId = 1;
   let previous = null;
   let timer = null;
+  // Authentication: the token in memory only, the identity it signed in as on the current connection, and whether the
+  // router refused the lists for want of one (then only the router-wide counters are polled, not refused every second).
+  let token = null;
+  let identity = null;
+  let needLogin = false;
+  let securityOn = false;
+  let reconnectDelay = 2000;
 
   $("endpoint").textContent = url.href;
 
@@ -28,13 +40,18 @@
 
   function connect() {
     setStatus("connecting", "connecting…");
-    socket = new WebSocket(url.href);
-    socket.onopen = () => {
+    const current = new WebSocket(url.href);
+    socket = current;
+    current.onopen = async () => {
       setStatus("open", "connected");
+      identity = null;
+      // After a reconnect, sign in again before asking for anything.
+      if (token !== null) await signIn(token, true);
+      if (socket !== current || current.readyState !== WebSocket.OPEN) return;
       poll();
       timer = setInterval(poll, 1000);
     };
-    socket.onmessage = (event) => {
+    current.onmessage = (event) => {
       let message;
       try {
         message = JSON.parse(event.data);
@@ -50,15 +67,19 @@
         }
       }
     };
-    socket.onclose = (event) => {
+    current.onclose = (event) => {
+      if (socket !== current) return;
       clearInterval(timer);
       for (const waiter of pending.values()) {
         clearTimeout(waiter.timeout);
         waiter.resolve({ error: { code: -32000, message: "Connection closed", data: event.reason || String(event.code) } });
       }
       pending.clear();
+      identity = null;
+      showIdentity();
       setStatus("closed", "disconnected (" + event.code + ") – retrying");
-      setTimeout(connect, 2000);
+      setTimeout(connect, reconnectDelay);
+      reconnectDelay = 2000;
     };
   }
 
@@ -90,14 +111,137 @@
 
   async function poll() {
     const stats = request("get_server_stats");
+    if (needLogin && identity === null) {
+      // Signed out where the router wants an identity: only the router-wide counters, which it answers anyone.
+      if (!send(stats.message)) return;
+      const s = await stats.answer;
+      if (s.result) showStats(s.result);
+      return;
+    }
     const methods = request("list_methods");
     const clients = request("list_clients");
     if (!send([stats.message, methods.message, clients.message])) return;
     const [s, m, c] = await Promise.all([stats.answer, methods.answer, clients.answer]);
     if (s.result) showStats(s.result);
+    if (isNotAuthenticated(m) || isNotAuthenticated(c)) {
+      loginRequired();
+      return;
+    }
     if (m.result) showMethods(m.result);
     if (c.result) showClients(c.result);
   }
+
+  function isNotAuthenticated(answer) {
+    return !!(answer && answer.error && answer.error.code === NOT_AUTHENTICATED);
+  }
+
+  // The router refused for want of an identity: show the form, and the lists as what they are, unknown.
+  function loginRequired() {
+    needLogin = true;
+    identity = null;
+    showIdentity();
+    $("login").hidden = false;
+    replaceRows($("methods").tBodies[0], [], 2, "Sign in to see the methods.");
+    replaceRows($("clients").tBodies[0], [], 4, "Sign in to see the clients.");
+    $("method-names").replaceChildren();
+  }
+
+  // Calls `authenticate` with the token; on success the connection is that identity's. A refused token is answered
+  // -32005 and the router closes the connection: the error is shown and the socket reconnects at once for a retry.
+  async function signIn(candidate, automatic) {
+    const call = request("authenticate", { token: candidate });
+    if (!send(call.message)) return false;
+    const answer = await call.answer;
+    if (answer.result) {
+      token = candidate;
+      identity = answer.result.identity;
+      $("login").hidden = true;
+      $("login-error").hidden = true;
+      showIdentity();
+      return true;
+    }
+    const error = answer.error || { code: 0, message: "No answer" };
+    if (error.code === ACCESS_DENIED) {
+      // The router closes the connection after refusing a token; reconnect at once so that the user can retry.
+      token = null;
+      reconnectDelay = 100;
+      if (socket && socket.readyState === WebSocket.OPEN) socket.close(1000, "access denied");
+    }
+    loginRequired();
+    const why = error.code === ACCESS_DENIED
+      ? (automatic ? "The token was refused when signing in again after a reconnect" : "The token was refused")
+      : error.code === -32000 ? "The connection closed while signing in; try again" : "Error " + error.code + ": " + error.message;
+    const detail = typeof error.data === "string" ? error.data : error.data && typeof error.data.detail === "string" ? error.data.detail : "";
+    const text = error.code === ACCESS_DENIED ? why + " (" + error.code + " " + error.message + ")." : why + (detail ? ": " + detail : ".");
+    const box = $("login-error");
+    box.textContent = text;
+    box.dataset.code = String(error.code);
+    box.hidden = false;
+    return false;
+  }
+
+  function showIdentity() {
+    const label = $("identity");
+    if (identity !== null) {
+      const name = document.createElement("strong");
+      name.textContent = identity;
+      label.replaceChildren("signed in as ", name);
+      label.dataset.identity = identity;
+    } else {
+      label.replaceChildren();
+      delete label.dataset.identity;
+    }
+    label.hidden = identity === null;
+    $("logout").hidden = identity === null;
+    $("login-show").hidden = identity !== null || !securityOn || !$("login").hidden;
+  }
+
+  $("login-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = $("login-token");
+    const candidate = input.value;
+    if (!candidate) return;
+    input.value = "";
+    $("login-submit").disabled = true;
+    $("login-error").hidden = true;
+    try {
+      if (!(await whenOpen(10000))) {
+        const box = $("login-error");
+        box.textContent = "Not connected to the router; try again.";
+        box.hidden = false;
+      } else if (await signIn(candidate, false)) {
+        poll();
+      }
+    } finally {
+      $("login-submit").disabled = false;
+    }
+  });
+
+  // Waits (bounded) for the socket to be open: after a refused token it is being reopened.
+  async function whenOpen(ms) {
+    const until = Date.now() + ms;
+    while (!(socket && socket.readyState === WebSocket.OPEN) && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return !!socket && socket.readyState === WebSocket.OPEN;
+  }
+
+  $("login-show").addEventListener("click", () => {
+    $("login").hidden = false;
+    showIdentity();
+    $("login-token").focus();
+  });
+
+  // Signing out forgets the token and opens a new connection (a connection keeps the identity it signed in as).
+  $("logout").addEventListener("click", () => {
+    token = null;
+    identity = null;
+    reconnectDelay = 100;
+    if (needLogin) loginRequired();
+    show($("call-result"), "", "");
+    showIdentity();
+    if (socket) socket.close(1000, "signed out");
+  });
 
   function showStats(stats) {
     const now = performance.now();
@@ -117,6 +261,44 @@
     $("stat-methods").textContent = stats.methods;
     $("stat-pending").textContent = stats.pending_calls;
     $("stat-uptime").textContent = uptime(stats.uptime_ms);
+    showSecurity(stats);
+  }
+
+  // With a security policy the counters carry the refusals by reason and the identities this viewer may see
+  // (a monitor sees every identity, another identity its own, a connection that has not signed in none).
+  function showSecurity(stats) {
+    securityOn = stats.refusals !== undefined;
+    $("security").hidden = !securityOn;
+    if (!securityOn) {
+      needLogin = false;
+      $("login").hidden = true;
+      showIdentity();
+      return;
+    }
+    showIdentity();
+    const identities = stats.identities || {};
+    const rows = Object.keys(identities).sort().map((name) => {
+      const counters = identities[name];
+      const row = document.createElement("tr");
+      row.dataset.identity = name;
+      row.append(cell(name, "mono"));
+      for (const key of ["connections", "calls", "in_flight", "refusals", "rate_limited"]) {
+        const value = counters[key] ?? 0;
+        const td = cell(String(value), "num" + (value === 0 ? " zero" : ""));
+        td.dataset.counter = key;
+        row.append(td);
+      }
+      return row;
+    });
+    replaceRows($("identities").tBodies[0], rows, 6, identity === null ? "Sign in to see identities." : "No identities yet.");
+    const reasons = Object.keys(stats.refusals).map((reason) => {
+      const value = stats.refusals[reason];
+      const row = document.createElement("tr");
+      row.dataset.reason = reason;
+      row.append(cell(reason.replace(/_/g, " ")), cell(String(value), "num" + (value === 0 ? " zero" : "")));
+      return row;
+    });
+    replaceRows($("refusals").tBodies[0], reasons, 2, "No refusals.");
   }
 
   function showMethods(methods) {
@@ -262,6 +444,7 @@
     show(result, "", "Calling " + method + "…");
     const answer = await call.answer;
     $("call-submit").disabled = false;
+    if (isNotAuthenticated(answer)) loginRequired();
     if (answer.error) show(result, "error", "Error " + answer.error.code + ": " + answer.error.message +
       (answer.error.data !== undefined ? "\n" + JSON.stringify(answer.error.data, null, 2) : ""));
     else show(result, "ok", JSON.stringify(answer.result, null, 2));
