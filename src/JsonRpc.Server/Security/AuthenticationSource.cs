@@ -11,4 +11,8 @@ internal enum AuthenticationKind
 /// How a connection authenticated, kept (without the secret: a token's hash, a certificate's SHA-256) so that a reloaded
 /// policy can tell whether it still authenticates the same identity.
 /// </summary>
-internal sealed record AuthenticationSource(AuthenticationKind Kind, string Key, string? Subject, string[] Roles);
+/// <remarks>
+/// For a certificate, <see cref="Key"/> is its SHA-256 thumbprint and <see cref="Sha1"/> its SHA-1 one, since a mapping may
+/// pin either.
+/// </remarks>
+internal sealed record AuthenticationSource(AuthenticationKind Kind, string Key, string? Subject, string[] Roles, string? Sha1 = null);

@@ -176,7 +176,7 @@ internal sealed class SecurityPolicy
     public RouterPrincipal? AuthenticateCertificate(X509Certificate2 certificate, out AuthenticationSource source)
     {
         var sha256 = certificate.GetCertHashString(HashAlgorithmName.SHA256);
-        source = new AuthenticationSource(AuthenticationKind.Certificate, sha256, null, []);
+        source = new AuthenticationSource(AuthenticationKind.Certificate, sha256, null, [], certificate.Thumbprint);
         if (_thumbprints.TryGetValue(sha256, out var mapped) || _thumbprints.TryGetValue(certificate.Thumbprint, out mapped))
         {
             return Resolve(mapped.Identity, mapped.Roles);
@@ -214,6 +214,7 @@ internal sealed class SecurityPolicy
                 return Jwt is null ? null : Resolve(source.Key, source.Roles);
             default:
                 if (_thumbprints.TryGetValue(source.Key, out var mapped)
+                    || (source.Sha1 is { } sha1 && _thumbprints.TryGetValue(sha1, out mapped))
                     || (source.Subject is { } subject && _subjects.TryGetValue(subject, out mapped)))
                 {
                     return Resolve(mapped.Identity, mapped.Roles);
