@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Http.Headers;
 using System.Net.WebSockets;
+using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using JsonRpc.Server;
@@ -269,5 +270,68 @@ public sealed class SecurityWebTests
 
         using var refused = await PostAsync(router, WsClient.Request(3, "beta.echo", "[3]"), "wrong-token");
         Assert.Equal(HttpStatusCode.Unauthorized, refused.StatusCode);
+    }
+
+    private static readonly byte[] HmacKey = RandomNumberGenerator.GetBytes(32);
+
+    private static string B64(byte[] bytes) => Convert.ToBase64String(bytes).TrimEnd('=').Replace('+', '-').Replace('/', '_');
+
+    /// <summary>An HS256 JWT signed by hand (header, claims, HMAC-SHA256 of both).</summary>
+    private static string Jwt(string subject, DateTimeOffset expires, byte[]? key = null)
+    {
+        var header = B64(Encoding.UTF8.GetBytes("""{"alg":"HS256","typ":"JWT"}"""));
+        var claims = B64(Encoding.UTF8.GetBytes(
+            $$"""{"sub":"{{subject}}","iss":"https://issuer.test","aud":"jsonrpc","nbf":{{expires.AddHours(-2).ToUnixTimeSeconds()}},"exp":{{expires.ToUnixTimeSeconds()}},"roles":["reader"]}"""));
+        var signature = B64(HMACSHA256.HashData(key ?? HmacKey, Encoding.ASCII.GetBytes(header + "." + claims)));
+        return header + "." + claims + "." + signature;
+    }
+
+    private static JsonRpcSecurityOptions WithJwt()
+    {
+        var security = Teams();
+        var jwt = new JsonRpcJwtOptions();
+        jwt.Issuers.Add("https://issuer.test");
+        jwt.Audiences.Add("jsonrpc");
+        jwt.HmacKeys.Add(Convert.ToBase64String(HmacKey));
+        security.Jwt = jwt;
+        security.Roles["reader"] = new JsonRpcIdentityRules { Call = Allow("beta.echo") };
+        return security;
+    }
+
+    [Fact]
+    public async Task PostAndWebSocket_JwtBearer_AuthenticatesWithRolesAndBadJwtIs401()
+    {
+        await using var router = await StartAsync(WithJwt());
+        await using var beta = await BetaAsync(router);
+        var valid = Jwt("carol", DateTimeOffset.UtcNow.AddMinutes(10));
+
+        var serving = ServeOneAsync(beta);
+        using (var response = await PostAsync(router, "[" + WsClient.Request(1, "beta.echo", "[1]") + "," + WsClient.Request(2, "beta.secret", "[2]") + "]", valid))
+        {
+            var batch = await BodyAsync(response);
+            Assert.Equal("beta.echo", await serving.Within());
+            Json.IsResult(ById(batch, 1), "1");
+            IsDenied(ById(batch, 2), "call", "method", "beta.secret", "carol");
+        }
+
+        await using (var ws = await WsClient.ConnectAsync(router.WebSocketUri, bearer: valid))
+        {
+            var stats = (await ws.CallAsync(1, "get_server_stats")).GetProperty("result");
+            Assert.Equal(["carol"], stats.GetProperty("identities").EnumerateObject().Select(static p => p.Name));
+        }
+
+        foreach (var bad in new[]
+        {
+            Jwt("carol", DateTimeOffset.UtcNow.AddMinutes(-10)), // expired
+            Jwt("carol", DateTimeOffset.UtcNow.AddMinutes(10), RandomNumberGenerator.GetBytes(32)), // another key
+            valid[..valid.LastIndexOf('.')] + ".", // signature stripped
+        })
+        {
+            using var response = await PostAsync(router, WsClient.Request(3, "beta.echo", "[3]"), bad);
+            Assert.Equal(HttpStatusCode.Unauthorized, response.StatusCode);
+        }
+
+        using var monitor = await PostAsync(router, WsClient.Request(4, "get_server_stats"), "ops-token");
+        Assert.Equal(3, (await BodyAsync(monitor)).GetProperty("result").GetProperty("refusals").GetProperty("authentication").GetInt64());
     }
 }
