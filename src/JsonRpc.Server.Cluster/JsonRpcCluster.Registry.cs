@@ -70,6 +70,7 @@ public sealed partial class JsonRpcCluster
     private byte[] SnapshotClients()
     {
         var clients = _router.SnapshotLocalRegistry();
+        var exclusive = _router.SnapshotLocalExclusive();
         var now = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
         var names = new HashSet<string>(StringComparer.Ordinal);
         var buffer = new ArrayBufferWriter<byte>(256);
@@ -91,6 +92,7 @@ public sealed partial class JsonRpcCluster
             w.WriteNumber("since"u8, since);
             WriteArray(w, "methods"u8, methods);
             WriteArray(w, "events"u8, events);
+            WriteExclusive(w, methods, exclusive);
             w.WriteEndObject();
         }
 
@@ -105,6 +107,30 @@ public sealed partial class JsonRpcCluster
         }
 
         return buffer.WrittenSpan.ToArray();
+
+        // "exclusive":{"method":"owner"} for the methods the client provides exclusively (absent when none).
+        static void WriteExclusive(Utf8JsonWriter w, string[] methods, Dictionary<string, string> exclusive)
+        {
+            var started = false;
+            foreach (var method in methods)
+            {
+                if (exclusive.TryGetValue(method, out var owner))
+                {
+                    if (!started)
+                    {
+                        w.WriteStartObject("exclusive"u8);
+                        started = true;
+                    }
+
+                    w.WriteString(method, owner);
+                }
+            }
+
+            if (started)
+            {
+                w.WriteEndObject();
+            }
+        }
 
         static void WriteArray(Utf8JsonWriter w, ReadOnlySpan<byte> property, string[] values)
         {
@@ -300,8 +326,17 @@ public sealed partial class JsonRpcCluster
         var clients = new List<RemoteClient>();
         var methods = new HashSet<string>(StringComparer.Ordinal);
         var events = new HashSet<string>(StringComparer.Ordinal);
+        var exclusive = new Dictionary<string, string>(StringComparer.Ordinal);
         foreach (var item in clientsJson.EnumerateArray())
         {
+            if (item.TryGetProperty("exclusive"u8, out var held) && held.ValueKind == JsonValueKind.Object)
+            {
+                foreach (var method in held.EnumerateObject())
+                {
+                    exclusive[method.Name] = method.Value.GetString()!;
+                }
+            }
+
             var client = new RemoteClient(
                 item.GetProperty("name"u8).GetString()!,
                 item.GetProperty("since"u8).GetInt64(),
@@ -316,7 +351,7 @@ public sealed partial class JsonRpcCluster
         link.Version = version;
         if (link.Connection is { } connection)
         {
-            _router.SetPeerRoutes(connection, methods, events);
+            _router.SetPeerRoutes(connection, methods, events, exclusive);
         }
 
         foreach (var client in clients)

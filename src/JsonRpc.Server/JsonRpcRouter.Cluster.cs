@@ -32,8 +32,13 @@ public sealed partial class JsonRpcRouter
             started(connection);
         });
 
-    /// <summary>Makes the routes a peer node serves exactly <paramref name="methods"/> and <paramref name="events"/>.</summary>
-    internal void SetPeerRoutes(RouterConnection peer, IReadOnlySet<string> methods, IReadOnlySet<string> events)
+    /// <summary>
+    /// Makes the routes a peer node serves exactly <paramref name="methods"/> and <paramref name="events"/>, with the
+    /// methods its clients provide exclusively (<paramref name="exclusive"/>, method to owner) held for their owners here
+    /// too, so that another identity cannot register them on this node.
+    /// </summary>
+    internal void SetPeerRoutes(RouterConnection peer, IReadOnlySet<string> methods, IReadOnlySet<string> events,
+        IReadOnlyDictionary<string, string>? exclusive = null)
     {
         lock (_registryLock)
         {
@@ -44,6 +49,25 @@ public sealed partial class JsonRpcRouter
 
             Sync(peer, peer.Provided, methods, provider: true);
             Sync(peer, peer.Subscribed, events, provider: false);
+
+            var previous = peer.PeerExclusive;
+            peer.PeerExclusive = exclusive is { Count: > 0 } ? new Dictionary<string, string>(exclusive, StringComparer.Ordinal) : null;
+            foreach (var route in peer.Provided)
+            {
+                if (peer.PeerExclusive is { } now && now.TryGetValue(route.Name, out var owner))
+                {
+                    route.ExclusiveOwner ??= owner; // one held here already (a race between nodes) stays
+                }
+            }
+
+            foreach (var (name, owner) in previous ?? [])
+            {
+                if (Routes.TryGetValue(Encoding.UTF8.GetBytes(name), out var route) && route.ExclusiveOwner == owner
+                    && !Array.Exists(route.Providers, p => p.ProvidesFor(route, owner)))
+                {
+                    route.ExclusiveOwner = null; // no longer held exclusively there, nor by anyone here
+                }
+            }
         }
 
         void Sync(RouterConnection peer, List<RouteEntry> current, IReadOnlySet<string> wanted, bool provider)
@@ -69,6 +93,27 @@ public sealed partial class JsonRpcRouter
                 _ = provider ? TryAddProvider(peer, utf8, null, peer.OwnerKey, out _) == AddProviderResult.Added : TryAddSubscriber(peer, utf8);
             }
         }
+    }
+
+    /// <summary>The methods this node's own clients provide exclusively, each with its owner (identity).</summary>
+    internal Dictionary<string, string> SnapshotLocalExclusive()
+    {
+        var exclusive = new Dictionary<string, string>(StringComparer.Ordinal);
+        lock (_registryLock)
+        {
+            foreach (var connection in _clients.Values)
+            {
+                foreach (var route in connection.Provided)
+                {
+                    if (route.ExclusiveOwner is { } owner && connection.OwnerKey == owner)
+                    {
+                        exclusive[route.Name] = owner;
+                    }
+                }
+            }
+        }
+
+        return exclusive;
     }
 
     /// <summary>What this node's own clients hold: each registered client's name, methods and events.</summary>

@@ -202,7 +202,7 @@ public sealed partial class JsonRpcRouter
             Interlocked.Decrement(ref Counters.Methods);
         }
 
-        if (route.ExclusiveOwner is { } owner && !Array.Exists(route.Providers, p => p.OwnerKey == owner))
+        if (route.ExclusiveOwner is { } owner && !Array.Exists(route.Providers, p => p.ProvidesFor(route, owner)))
         {
             route.ExclusiveOwner = null; // its owner provides it no more: the name is free again
         }
