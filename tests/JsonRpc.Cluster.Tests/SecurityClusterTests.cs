@@ -142,5 +142,16 @@ public sealed class SecurityClusterTests(ITestOutputHelper output)
         await ops.SendAsync(LineClient.Request(1, "alpha.pay", "[1]"));
         Assert.Equal("alpha.pay", (await alpha.ServeOneAsync("1")).GetProperty("method").GetString());
         Answer.IsResult(await ops.ReadAsync(), "1");
+
+        // The same identity may add a provider on the other node (a pool across nodes).
+        await using var alpha2 = await ConnectAsAsync(cluster, 1, "alpha-token", "alpha", "alpha.2");
+        Answer.IsResult(await alpha2.CallAsync("register_method", """{"method":"alpha.pay"}"""), "true");
+        await alpha2.DisposeAsync();
+
+        // Once its owner is gone everywhere, the name is free again on the other node.
+        await alpha.DisposeAsync();
+        await Eventually.TrueAsync(() => !cluster[1].Router.Routes.TryGetValue("alpha.pay"u8.ToArray(), out var route) || route.Providers.Length == 0,
+            "node 1 forgets alpha.pay");
+        Answer.IsResult(await mallory.CallAsync("register_method", """{"method":"alpha.pay"}"""), "true");
     }
 }
