@@ -252,8 +252,10 @@ public sealed partial class SecurityConfigTests(ITestOutputHelper output)
         Assert.False((await stranger.StatsAsync()).TryGetProperty("refusals", out _));
     }
 
-    [Fact]
-    public async Task SecurityFile_ChangedOnDisk_ReloadedNarrowingEnforcedAndBadFileKept()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)] // as deployment tools and Kubernetes do: a new file moved over the old one
+    public async Task SecurityFile_ChangedOnDisk_ReloadedNarrowingEnforcedAndBadFileKept(bool replaceByRename)
     {
         var directory = Path.Combine(Path.GetTempPath(), $"security-{Guid.NewGuid():N}");
         Directory.CreateDirectory(directory);
@@ -266,6 +268,19 @@ public sealed partial class SecurityConfigTests(ITestOutputHelper output)
             }
             """;
         await File.WriteAllTextAsync(file, Policy("""["alpha.>"]"""));
+        async Task WriteAsync(string text)
+        {
+            if (!replaceByRename)
+            {
+                await File.WriteAllTextAsync(file, text);
+                return;
+            }
+
+            var temporary = Path.Combine(directory, $"next-{Guid.NewGuid():N}.tmp");
+            await File.WriteAllTextAsync(temporary, text);
+            File.Move(temporary, file, overwrite: true);
+        }
+
         var capture = new CapturingLoggerProvider();
         try
         {
@@ -280,19 +295,59 @@ public sealed partial class SecurityConfigTests(ITestOutputHelper output)
             await alpha.ProvideAsync("alpha.drop");
             await using var ops = await server.ConnectAsAsync("ops-secret-99", "ops", "ops.1");
 
-            await File.WriteAllTextAsync(file, Policy("""["alpha.keep"]"""));
+            await WriteAsync(Policy("""["alpha.keep"]"""));
             await Eventually.TrueAsync(async () => MethodNames((await ops.CallAsync("list_methods")).GetProperty("result")) is ["alpha.keep"],
                 "the narrowed file is in force");
             IsDenied(await alpha.CallAsync("register_method", """{"method":"alpha.drop"}"""), "provide", "method", "alpha.drop", "alpha");
 
             // A file that cannot work is logged and the policy in force stays.
-            await File.WriteAllTextAsync(file, Policy("""["alpha.*x"]"""));
+            await WriteAsync(Policy("""["alpha.*x"]"""));
             await Eventually.TrueAsync(() => capture.Messages.Any(m => m.StartsWith("Security configuration not reloaded", StringComparison.Ordinal)),
                 "the bad file is refused");
             IsDenied(await alpha.CallAsync("register_method", """{"method":"alpha.drop"}"""), "provide", "method", "alpha.drop", "alpha");
             Answer.IsResult(await alpha.CallAsync("register_method", """{"method":"alpha.keep"}"""), "true");
 
             Assert.DoesNotContain(capture.Messages, m => m.Contains(Secret, StringComparison.Ordinal) || m.Contains("ops-secret-99", StringComparison.Ordinal));
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task AppSettings_SecuritySectionChanged_ReloadedWhileRunning()
+    {
+        var directory = Path.Combine(Path.GetTempPath(), $"appsettings-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(directory);
+        var file = Path.Combine(directory, "appsettings.json");
+        static string Settings(string alphaProvide, int port) => $$$"""
+            {"JsonRpcRouter":{"keepalive_timeout_ms":{{{port}}},"Security":{
+              "Tokens":[{"Identity":"alpha","Token":"alpha-token"},{"Identity":"ops","Token":"ops-token"}],
+              "Identities":{"alpha":{"Provide":{{{alphaProvide}}}},"ops":{"Monitor":true}}
+            } } }
+            """;
+        await File.WriteAllTextAsync(file, Settings("""["alpha.>"]""", 60000));
+        var capture = new CapturingLoggerProvider();
+        try
+        {
+            await using var server = await RouterServer.StartAsync(output: output, build: b =>
+            {
+                b.Configuration.AddJsonFile(file, optional: false, reloadOnChange: true);
+                b.Logging.AddProvider(capture);
+            });
+            await using var alpha = await server.ConnectAsAsync("alpha-token", "alpha", "alpha.1");
+            await alpha.ProvideAsync("alpha.keep");
+            await alpha.ProvideAsync("alpha.drop");
+            await using var ops = await server.ConnectAsAsync("ops-token", "ops", "ops.1");
+
+            // A change elsewhere in the router's settings reloads no security.
+            await File.WriteAllTextAsync(file, Settings("""["alpha.>"]""", 61000));
+            await File.WriteAllTextAsync(file, Settings("""["alpha.keep"]""", 61000));
+            await Eventually.TrueAsync(async () => MethodNames((await ops.CallAsync("list_methods")).GetProperty("result")) is ["alpha.keep"],
+                "the narrowed settings are in force");
+            IsDenied(await alpha.CallAsync("register_method", """{"method":"alpha.drop"}"""), "provide", "method", "alpha.drop", "alpha");
+            Assert.DoesNotContain(capture.Messages, m => m.Contains("alpha-token", StringComparison.Ordinal));
         }
         finally
         {

@@ -444,4 +444,62 @@ public sealed class SecurityPermissionTests(ITestOutputHelper output)
         Assert.Equal(["beta.public"], MethodNames((await guest.CallAsync("list_methods")).GetProperty("result")));
     }
 
+
+    [Theory]
+    [InlineData("billing.charge", "billing.charge", true)]
+    [InlineData("billing.charge", "billing.charge.eu", false)]
+    [InlineData("billing.*", "billing.charge", true)]
+    [InlineData("billing.*", "billing", false)]
+    [InlineData("billing.*", "billing.eu.charge", false)]
+    [InlineData("billing.>", "billing.charge", true)]
+    [InlineData("billing.>", "billing.eu.charge", true)]
+    [InlineData("billing.>", "billing", false)]
+    [InlineData("*.charge", "billing.charge", true)]
+    [InlineData("*.charge", "billing.refund", false)]
+    [InlineData("*.*.charge", "billing.eu.charge", true)]
+    [InlineData("billing.*.>", "billing.eu", false)]
+    [InlineData("billing.*.>", "billing.eu.charge", true)]
+    [InlineData(">", "anything.at.all", true)]
+    [InlineData("*", "single", true)]
+    [InlineData("*", "two.tokens", false)]
+    [InlineData("bill", "billing", false)]
+    public void SubjectPattern_Matches_LikeNatsSubjects(string pattern, string name, bool matches)
+    {
+        var compiled = Security.SubjectPattern.TryCreate(pattern, out var problem);
+        Assert.NotNull(compiled);
+        Assert.Null(problem);
+        Assert.Equal(matches, compiled.Matches(System.Text.Encoding.UTF8.GetBytes(name)));
+
+        // The same through a permission (where literals take another path than wildcards).
+        var permission = new Security.CompiledPermission(restricted: true, [compiled], []);
+        Assert.Equal(matches, permission.IsAllowed(name, out _));
+        var denial = new Security.CompiledPermission(restricted: false, [], [compiled]);
+        Assert.Equal(!matches, denial.IsAllowed(name, out var rule));
+        Assert.Equal(matches ? pattern : null, rule);
+    }
+
+    [Fact]
+    public async Task Call_DenyInDefaultOrRole_WinsOverAnIdentitysAllow()
+    {
+        var security = Teams();
+        security.Tokens.Add(Token("dana", "dana-token", "auditor"));
+        security.Identities["dana"] = new JsonRpcIdentityRules { Call = Allow("beta.>", "admin.>") };
+        security.Roles["auditor"] = new JsonRpcIdentityRules { Call = Deny("beta.secret") };
+        security.Default = new JsonRpcIdentityRules { Call = Deny("admin.>") };
+        await using var server = await StartAsync(security, output);
+        await using var ops = await server.ConnectAsAsync("ops-token", "ops", "ops.1");
+        await ops.ProvideAsync("admin.reset");
+        await ops.ProvideAsync("beta.secret");
+        await ops.ProvideAsync("beta.echo");
+        await using var dana = await server.ConnectAsAsync("dana-token", "dana", "dana");
+
+        IsDenied(await dana.CallAsync("admin.reset", "[]"), "call", "method", "admin.reset", "dana");
+        IsDenied(await dana.CallAsync("beta.secret", "[]"), "call", "method", "beta.secret", "dana");
+        await dana.SendAsync(LineClient.Request(3, "beta.echo", "[]"));
+        Assert.Equal("beta.echo", (await ops.ServeOneAsync("3")).GetProperty("method").GetString());
+        Answer.IsResult(await dana.ReadAsync(), "3");
+
+        // The default applies to every identity, the monitor too.
+        IsDenied(await ops.CallAsync("admin.reset", "[]"), "call", "method", "admin.reset", "ops");
+    }
 }

@@ -147,4 +147,23 @@ public sealed class SecurityQuotaTests(ITestOutputHelper output)
         await Eventually.TrueAsync(() => server.Router.GetStats().Connections == 2, "the first connection is gone");
         await using var third = await server.ConnectAsAsync("single-token", "single", "single.1");
     }
+
+    [Fact]
+    public async Task UpdateSecurity_QuotaAdded_AppliesToConnectedIdentity()
+    {
+        await using var server = await StartAsync(Quotas("later", new JsonRpcQuota()), output);
+        await using var provider = await server.ConnectAsAsync("svc-token", "svc", "svc");
+        await provider.ProvideAsync("svc.echo");
+        var serving = ServeAllAsync(provider);
+        await using var later = await server.ConnectAsAsync("later-token", "later");
+        Assert.All(await CallManyAsync(later, "svc.echo", 10, 1), a => Assert.True(a.TryGetProperty("result", out _), a.ToString()));
+
+        server.Router.UpdateSecurity(Quotas("later", new JsonRpcQuota { CallsPerSecond = 0.01, Burst = 2 }));
+
+        var answers = await CallManyAsync(later, "svc.echo", 10, 100);
+        Assert.Equal(2, answers.Count(static a => a.TryGetProperty("result", out _)));
+        Assert.Equal(8, answers.Count(static a => a.TryGetProperty("error", out var e) && e.GetProperty("code").GetInt32() == RouterErrorCodes.QuotaExceeded));
+        await provider.DisposeAsync();
+        await serving.WaitAsync(TimeSpan.FromSeconds(15));
+    }
 }
