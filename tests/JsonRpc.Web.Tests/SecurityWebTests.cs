@@ -4,6 +4,8 @@ using System.Net.WebSockets;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
+using JsonRpc.Client;
+using JsonRpc.Protocol;
 using JsonRpc.Server;
 using JsonRpc.Web.Tests.Infrastructure;
 
@@ -333,5 +335,41 @@ public sealed class SecurityWebTests
 
         using var monitor = await PostAsync(router, WsClient.Request(4, "get_server_stats"), "ops-token");
         Assert.Equal(3, (await BodyAsync(monitor)).GetProperty("result").GetProperty("refusals").GetProperty("authentication").GetInt64());
+    }
+
+    [Fact]
+    public async Task JsonRpcClient_AccessTokenOverTcpAndWebSocket_ActsAsItsIdentity()
+    {
+        await using var router = await StartAsync(Teams());
+        await using var beta = await JsonRpcClient.ConnectAsync("127.0.0.1", router.Port, new JsonRpcClientOptions { AccessToken = "beta-token" }).Within();
+        beta.AddRawMethod("beta.echo", static (p, _) => ValueTask.FromResult(p));
+        beta.AddRawMethod("beta.secret", static (p, _) => ValueTask.FromResult(p));
+        await beta.RegisterAsync("beta.1").Within();
+        await using var alpha = await JsonRpcClient.ConnectAsync(router.WebSocketUri, new JsonRpcClientOptions { AccessToken = "alpha-token" }).Within();
+
+        Assert.Equal("[1]", (await alpha.CallAsync<RawJson>("beta.echo", Json.Raw("[1]")).Within()).ToString());
+        var refused = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => alpha.CallAsync<RawJson>("beta.secret", Json.Raw("[2]")).Within());
+        Assert.Equal(RouterErrorCodes.PermissionDenied, refused.Code);
+        var data = Json.Parse(refused.ErrorData.ToString());
+        Assert.Equal("call", data.GetProperty("permission").GetString());
+        Assert.Equal("alpha", data.GetProperty("identity").GetString());
+
+        var name = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => alpha.RegisterAsync("beta.2").Within());
+        Assert.Equal(RouterErrorCodes.PermissionDenied, name.Code);
+        await alpha.RegisterAsync("alpha.1").Within();
+
+        var stats = await beta.CallAsync<RawJson>("get_server_stats").Within();
+        Assert.Equal(["beta"], Json.Parse(stats.ToString()).GetProperty("identities").EnumerateObject().Select(static p => p.Name));
+    }
+
+    [Fact]
+    public async Task JsonRpcClient_WrongAccessTokenOverTcp_ConnectFails()
+    {
+        await using var router = await StartAsync(Teams());
+        var options = new JsonRpcClientOptions { AccessToken = "wrong-token" };
+        options.Reconnect.Enabled = false;
+        await Assert.ThrowsAnyAsync<Exception>(() => JsonRpcClient.ConnectAsync("127.0.0.1", router.Port, options).Within());
+        Assert.Equal(1, Json.Parse((await PostAsync(router, WsClient.Request(1, "get_server_stats"), "ops-token")
+            .ContinueWith(t => t.Result.Content.ReadAsStringAsync()).Unwrap())).GetProperty("result").GetProperty("refusals").GetProperty("authentication").GetInt64());
     }
 }
