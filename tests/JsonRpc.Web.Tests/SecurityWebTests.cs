@@ -372,4 +372,31 @@ public sealed class SecurityWebTests
         Assert.Equal(1, Json.Parse((await PostAsync(router, WsClient.Request(1, "get_server_stats"), "ops-token")
             .ContinueWith(t => t.Result.Content.ReadAsStringAsync()).Unwrap())).GetProperty("result").GetProperty("refusals").GetProperty("authentication").GetInt64());
     }
+
+    [Fact]
+    public async Task WebSocketAndPost_IdentityAtItsMaxConnections_RefusedWithQuotaExceeded()
+    {
+        var security = Teams();
+        security.Identities["alpha"].Quota = new JsonRpcQuota { MaxConnections = 1 };
+        await using var router = await StartAsync(security);
+        await using var first = await WsClient.ConnectAsync(router.WebSocketUri, bearer: "alpha-token");
+        Json.IsResult(await first.CallAsync(1, "keepAlive"), "true");
+
+        // A second WebSocket is told why, then closed.
+        await using var second = await WsClient.ConnectAsync(router.WebSocketUri, bearer: "alpha-token");
+        var refusal = await second.ReceiveJsonAsync();
+        Json.IsError(refusal, RouterErrorCodes.QuotaExceeded);
+        Assert.Equal("connections", refusal.GetProperty("error").GetProperty("data").GetProperty("permission").GetString());
+        Assert.Equal("alpha", refusal.GetProperty("error").GetProperty("data").GetProperty("identity").GetString());
+        await second.ReceiveCloseAsync();
+
+        // A POST is a connection too: 429, with the refusal in the body.
+        using var post = await PostAsync(router, WsClient.Request(2, "keepAlive"), "alpha-token");
+        Assert.Equal(HttpStatusCode.TooManyRequests, post.StatusCode);
+        var body = Json.Parse(await post.Content.ReadAsStringAsync());
+        Json.IsError(body, RouterErrorCodes.QuotaExceeded);
+
+        // The first is still served.
+        Json.IsResult(await first.CallAsync(3, "keepAlive"), "true");
+    }
 }
