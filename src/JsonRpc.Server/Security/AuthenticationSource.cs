@@ -13,6 +13,7 @@ internal enum AuthenticationKind
 /// </summary>
 /// <remarks>
 /// For a certificate, <see cref="Key"/> is its SHA-256 thumbprint and <see cref="Sha1"/> its SHA-1 one, since a mapping may
-/// pin either.
+/// pin either. For a JWT, <see cref="Key"/> is the identity and <see cref="Jwt"/> the token itself (signed, not a shared
+/// secret), so that a reload can check it again against the keys, issuers, audiences and lifetime then in force.
 /// </remarks>
-internal sealed record AuthenticationSource(AuthenticationKind Kind, string Key, string? Subject, string[] Roles, string? Sha1 = null);
+internal sealed record AuthenticationSource(AuthenticationKind Kind, string Key, string? Subject, string[] Roles, string? Sha1 = null, string? Jwt = null);

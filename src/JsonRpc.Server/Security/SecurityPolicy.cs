@@ -211,7 +211,11 @@ internal sealed class SecurityPolicy
 
                 return null;
             case AuthenticationKind.Jwt:
-                return Jwt is null ? null : Resolve(source.Key, source.Roles);
+                // Validated again: a key rotated out, an issuer or audience no longer accepted, or a token expired since
+                // no longer authenticates anyone.
+                return Jwt is not null && source.Jwt is { } jwt && Jwt.Validate(jwt, out _) is { } claims && claims.Identity == source.Key
+                    ? Resolve(claims.Identity, claims.Roles)
+                    : null;
             default:
                 if (_thumbprints.TryGetValue(source.Key, out var mapped)
                     || (source.Sha1 is { } sha1 && _thumbprints.TryGetValue(sha1, out mapped))
