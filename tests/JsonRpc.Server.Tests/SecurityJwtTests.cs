@@ -262,4 +262,38 @@ public sealed class SecurityJwtTests : IDisposable
         Assert.Contains("Security:Jwt:KeyFiles:0", error.Message, StringComparison.Ordinal);
         Assert.Contains("Security:Jwt:JwksFile", error.Message, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task UpdateSecurity_JwtSigningKeyRemoved_ConnectionBecomesUnauthenticated()
+    {
+        await using var server = await StartAsync(Security(), _output);
+        await using var rsa = await server.ConnectAsync();
+        await using var hmac = await server.ConnectAsync();
+        Answer.IsResult(await rsa.CallAsync("authenticate", $$"""{"token":"{{Sign(Rs256, "alice")}}"}"""), """{"identity":"alice","roles":[]}""");
+        Answer.IsResult(await hmac.CallAsync("authenticate", $$"""{"token":"{{Sign(Hs256, "bob")}}"}"""), """{"identity":"bob","roles":[]}""");
+
+        // The RSA key is rotated out (say it leaked): tokens it signed authenticate no one any more, the others still do.
+        server.Router.UpdateSecurity(Security(jwt => jwt.KeyFiles.Remove(RsaKeyFile)));
+
+        IsRefusal(await rsa.CallAsync("register_client", """{"name":"alice.1"}"""), RouterErrorCodes.NotAuthenticated, "not_authenticated",
+            "method", "alice.1", identity: null);
+        Answer.IsResult(await hmac.CallAsync("register_client", """{"name":"bob.1"}"""), "true");
+    }
+
+    [Fact]
+    public async Task UpdateSecurity_JwtIssuerNoLongerTrusted_ConnectionBecomesUnauthenticated()
+    {
+        await using var server = await StartAsync(Security(), _output);
+        await using var client = await server.ConnectAsync();
+        Answer.IsResult(await client.CallAsync("authenticate", $$"""{"token":"{{Sign(Hs256, "alice")}}"}"""), """{"identity":"alice","roles":[]}""");
+
+        server.Router.UpdateSecurity(Security(jwt =>
+        {
+            jwt.Issuers.Clear();
+            jwt.Issuers.Add("https://new-issuer.test");
+        }));
+
+        IsRefusal(await client.CallAsync("register_client", """{"name":"alice.1"}"""), RouterErrorCodes.NotAuthenticated, "not_authenticated",
+            "method", "alice.1", identity: null);
+    }
 }
