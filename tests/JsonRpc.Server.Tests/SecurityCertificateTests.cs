@@ -153,6 +153,100 @@ public sealed class SecurityCertificateTests : IAsyncLifetime
             "method", "billing.x", identity: null);
     }
 
+    private sealed record Ca(X509Certificate2 Certificate, RSA Key, string PemFile);
+
+    private static Ca MakeCa(string subject)
+    {
+        var key = RSA.Create(2048);
+        var request = new CertificateRequest(subject, key, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
+        request.CertificateExtensions.Add(new X509BasicConstraintsExtension(true, false, 0, true));
+        request.CertificateExtensions.Add(new X509KeyUsageExtension(X509KeyUsageFlags.KeyCertSign | X509KeyUsageFlags.CrlSign, true));
+        request.CertificateExtensions.Add(new X509SubjectKeyIdentifierExtension(request.PublicKey, false));
+        var certificate = request.CreateSelfSigned(DateTimeOffset.UtcNow.AddMinutes(-5), DateTimeOffset.UtcNow.AddHours(1));
+        var pem = Path.Combine(Path.GetTempPath(), $"ca-{Guid.NewGuid():N}.pem");
+        File.WriteAllText(pem, certificate.ExportCertificatePem());
+        return new Ca(certificate, key, pem);
+    }
+
+    private static X509Certificate2 Issue(Ca ca, string subject)
+    {
+        using var key = RSA.Create(2048);
+        var request = new CertificateRequest(subject, key, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
+        request.CertificateExtensions.Add(new X509BasicConstraintsExtension(false, false, 0, false));
+        request.CertificateExtensions.Add(new X509EnhancedKeyUsageExtension([new Oid("1.3.6.1.5.5.7.3.2")], false));
+        using var issued = request.Create(ca.Certificate, DateTimeOffset.UtcNow.AddMinutes(-1), DateTimeOffset.UtcNow.AddMinutes(50), RandomNumberGenerator.GetBytes(8));
+        using var withKey = issued.CopyWithPrivateKey(key);
+        return X509CertificateLoader.LoadPkcs12(withKey.Export(X509ContentType.Pfx, "pw"), "pw");
+    }
+
+    private JsonRpcSecurityOptions BySubject(string subject, string caFile)
+    {
+        var security = Security(null);
+        security.Certificates.Add(new JsonRpcCertificateIdentity { Identity = "billing", Subject = subject });
+        security.ClientCertificateCaFile = caFile;
+        return security;
+    }
+
+    [Fact]
+    public async Task ClientCertificate_SubjectChainingToTheCa_MapsIdentityAndOtherwiseNot()
+    {
+        var ca = MakeCa("CN=Test Client CA");
+        var other = MakeCa("CN=Other CA");
+        try
+        {
+            using var issued = Issue(ca, "CN=billing-client, O=Example");
+            using var forged = Issue(other, "CN=billing-client, O=Example"); // same subject, wrong CA
+            await StartAsync(BySubject(issued.Subject, ca.PemFile));
+
+            await using var billing = await TlsClient.ConnectAsync(_port, issued, _server);
+            Answer.IsResult(await billing.CallAsync("register_client", """{"name":"billing.1"}"""), "true");
+            await using var impostor = await TlsClient.ConnectAsync(_port, forged, _server);
+            IsRefusal(await impostor.CallAsync("register_client", """{"name":"billing.2"}"""), RouterErrorCodes.NotAuthenticated, "not_authenticated",
+                "method", "billing.2", identity: null);
+        }
+        finally
+        {
+            foreach (var c in new[] { ca, other })
+            {
+                File.Delete(c.PemFile);
+                c.Certificate.Dispose();
+                c.Key.Dispose();
+            }
+        }
+    }
+
+    [Fact]
+    public async Task UpdateSecurity_ClientCaReplaced_SubjectMappedConnectionBecomesUnauthenticated()
+    {
+        var ca = MakeCa("CN=Test Client CA");
+        var next = MakeCa("CN=Next Client CA");
+        try
+        {
+            using var issued = Issue(ca, "CN=billing-client, O=Example");
+            await StartAsync(BySubject(issued.Subject, ca.PemFile));
+            await using var billing = await TlsClient.ConnectAsync(_port, issued, _server);
+            Answer.IsResult(await billing.CallAsync("register_client", """{"name":"billing.1"}"""), "true");
+
+            // The same CA again: still billing.
+            Router.UpdateSecurity(BySubject(issued.Subject, ca.PemFile));
+            Answer.IsResult(await billing.CallAsync("register_method", """{"method":"billing.charge"}"""), "true");
+
+            // The CA is no longer trusted: its certificates authenticate no one.
+            Router.UpdateSecurity(BySubject(issued.Subject, next.PemFile));
+            IsRefusal(await billing.CallAsync("register_method", """{"method":"billing.refund"}"""), RouterErrorCodes.NotAuthenticated, "not_authenticated",
+                "method", "billing.refund", identity: null);
+        }
+        finally
+        {
+            foreach (var c in new[] { ca, next })
+            {
+                File.Delete(c.PemFile);
+                c.Certificate.Dispose();
+                c.Key.Dispose();
+            }
+        }
+    }
+
     /// <summary>A line client over TLS, optionally presenting a client certificate.</summary>
     private sealed class TlsClient : IAsyncDisposable
     {
