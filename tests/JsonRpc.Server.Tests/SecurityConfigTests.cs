@@ -316,6 +316,38 @@ public sealed partial class SecurityConfigTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task SecurityFile_TruncatedOnDisk_KeepsThePolicyInForce()
+    {
+        var directory = Path.Combine(Path.GetTempPath(), $"security-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(directory);
+        var file = Path.Combine(directory, "security.json");
+        await File.WriteAllTextAsync(file, """{"Tokens":[{"Identity":"alpha","Token":"alpha-token"}],"Identities":{"alpha":{"Provide":["alpha.>"]}}}""");
+        var capture = new CapturingLoggerProvider();
+        try
+        {
+            await using var server = await RouterServer.StartAsync(output: output, build: b =>
+            {
+                b.Configuration.AddInMemoryCollection(new Dictionary<string, string?> { ["JsonRpcRouter:SecurityFile"] = file });
+                b.Logging.AddProvider(capture);
+            });
+
+            // An editor or a deployment truncates the file before writing it again: for a moment it is empty.
+            await File.WriteAllTextAsync(file, "");
+            await Eventually.TrueAsync(() => capture.Messages.Any(m => m.StartsWith("Security configuration", StringComparison.Ordinal)),
+                "the change is seen");
+            Assert.Contains(capture.Messages, m => m.StartsWith("Security configuration not reloaded", StringComparison.Ordinal));
+
+            await using var stranger = await server.ConnectAsync();
+            IsRefusal(await stranger.CallAsync("register_client", """{"name":"x"}"""), RouterErrorCodes.NotAuthenticated, "not_authenticated",
+                "method", "x", identity: null);
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task AppSettings_SecuritySectionChanged_ReloadedWhileRunning()
     {
         var directory = Path.Combine(Path.GetTempPath(), $"appsettings-{Guid.NewGuid():N}");
