@@ -502,4 +502,67 @@ public sealed class SecurityPermissionTests(ITestOutputHelper output)
         // The default applies to every identity, the monitor too.
         IsDenied(await ops.CallAsync("admin.reset", "[]"), "call", "method", "admin.reset", "ops");
     }
+
+    [Theory]
+    [InlineData("call")] // may call the provider, may not publish to the subscribers
+    [InlineData("publish")] // may publish, may not call the provider
+    public async Task Notification_ToProviderAndSubscribers_EachPermissionCheckedOnItsOwn(string allowed)
+    {
+        var security = Teams();
+        security.Tokens.Add(Token("gina", "gina-token"));
+        security.Identities["gina"] = allowed == "call"
+            ? new JsonRpcIdentityRules { Call = Allow("beta.both"), Publish = Allow() }
+            : new JsonRpcIdentityRules { Call = Allow(), Publish = Allow("beta.both") };
+        await using var server = await StartAsync(security, output);
+        await using var beta = await server.ConnectAsAsync("beta-token", "beta", "beta.1");
+        await beta.ProvideAsync("beta.both");
+        await beta.ProvideAsync("beta.after");
+        await using var ops = await server.ConnectAsAsync("ops-token", "ops", "ops.1");
+        await ops.SubscribeAsync("beta.both");
+        await ops.SubscribeAsync("beta.after");
+        await using var gina = await server.ConnectAsAsync("gina-token", "gina", "gina");
+
+        await gina.SendAsync(LineClient.Notification("beta.both", "[1]"));
+        Answer.IsResult(await gina.CallAsync("keepAlive"), "true"); // gina's notification has been handled
+
+        // What each got from gina comes before what it gets next.
+        await ops.SendAsync(LineClient.Notification("beta.after", "[2]"));
+        await ops.SendAsync(LineClient.Request(77, "keepAlive"));
+        var toBeta = await beta.ReadAsync();
+        var toOps = await ops.ReadAsync();
+        if (allowed == "call")
+        {
+            Assert.Equal("beta.both", toBeta.GetProperty("method").GetString());
+            Assert.Equal(77, toOps.GetProperty("id").GetInt32());
+        }
+        else
+        {
+            Assert.Equal("beta.after", toBeta.GetProperty("method").GetString());
+            Assert.Equal("beta.both", toOps.GetProperty("method").GetString());
+            Assert.Equal(77, (await ops.ReadAsync()).GetProperty("id").GetInt32());
+        }
+
+        var stats = await ops.StatsAsync();
+        Assert.Equal(allowed == "call" ? 1 : 0, Refusals(stats, "publish"));
+        Assert.Equal(allowed == "call" ? 0 : 1, Refusals(stats, "call"));
+    }
+
+    [Fact]
+    public async Task Batch_AuthenticateFirst_LaterElementsActAsTheIdentity()
+    {
+        await using var server = await StartAsync(Teams(), output);
+        await using var client = await server.ConnectAsync();
+
+        await client.SendAsync("[" + string.Join(",",
+            LineClient.Request(1, "register_client", """{"name":"alpha.1"}"""),
+            LineClient.Request(2, "authenticate", """{"token":"alpha-token"}"""),
+            LineClient.Request(3, "register_client", """{"name":"alpha.1"}"""),
+            LineClient.Request(4, "register_method", """{"method":"beta.x"}""")) + "]");
+
+        var batch = await client.ReadAsync();
+        Answer.IsError(ById(batch, 1), RouterErrorCodes.NotAuthenticated);
+        Answer.IsResult(ById(batch, 2), """{"identity":"alpha","roles":[]}""");
+        Answer.IsResult(ById(batch, 3), "true");
+        IsDenied(ById(batch, 4), "provide", "method", "beta.x", "alpha");
+    }
 }
