@@ -166,4 +166,36 @@ public sealed class SecurityQuotaTests(ITestOutputHelper output)
         await provider.DisposeAsync();
         await serving.WaitAsync(TimeSpan.FromSeconds(15));
     }
+
+    [Fact]
+    public async Task UpdateSecurity_RateChangedWhileCallsFlow_EveryCallAnswered()
+    {
+        static JsonRpcQuota Generous(int i) => new() { CallsPerSecond = 1_000_000 + (i % 2), Burst = 1_000_000 };
+        await using var server = await StartAsync(Quotas("busy", Generous(0)), output);
+        await using var provider = await server.ConnectAsAsync("svc-token", "svc", "svc");
+        await provider.ProvideAsync("svc.echo");
+        var serving = ServeAllAsync(provider);
+        await using var busy = await server.ConnectAsAsync("busy-token", "busy");
+
+        // Each reload changes the rate, so the identity's token bucket is replaced while calls are taking from it.
+        using var done = new CancellationTokenSource();
+        var reloads = Task.Run(() =>
+        {
+            for (var i = 1; i <= 100_000 && !done.IsCancellationRequested; i++)
+            {
+                server.Router.UpdateSecurity(Quotas("busy", Generous(i)));
+            }
+        });
+        var answers = new List<System.Text.Json.JsonElement>();
+        for (var round = 0; round < 5; round++)
+        {
+            answers.AddRange(await CallManyAsync(busy, "svc.echo", 1000, 1 + (round * 1000)));
+        }
+
+        done.Cancel();
+        await reloads.WaitAsync(TimeSpan.FromSeconds(15));
+        Assert.All(answers, a => Assert.Equal(a.GetProperty("id").GetInt32(), a.GetProperty("result").GetInt32()));
+        await provider.DisposeAsync();
+        await serving.WaitAsync(TimeSpan.FromSeconds(15));
+    }
 }
