@@ -348,6 +348,55 @@ public sealed partial class SecurityConfigTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task StandaloneRouter_SecurityFileOption_EnforcedAndReloadedWhenTheFileChanges()
+    {
+        var bound = TimeSpan.FromSeconds(45); // a cold process on a loaded machine; only a failure waits this long
+        var directory = Path.Combine(Path.GetTempPath(), $"security-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(directory);
+        var file = Path.Combine(directory, "security.json");
+        static string Policy(string alphaProvide) => $$"""
+            {"Tokens":[{"Identity":"alpha","Token":"alpha-process-secret"},{"Identity":"ops","Token":"ops-process-secret"}],
+             "Identities":{"alpha":{"Provide":{{alphaProvide}} },"ops":{"Monitor":true} } }
+            """;
+        await File.WriteAllTextAsync(file, Policy("""["alpha.>"]"""));
+        try
+        {
+            await using var router = await RouterProcess.StartListeningAsync(["--security_file", file, "--shutdown_timeout_ms", "200"], bound);
+            try
+            {
+                await using var stranger = await LineClient.ConnectAsync(router.Port);
+                IsRefusal(await stranger.CallAsync("register_client", """{"name":"x"}"""), RouterErrorCodes.NotAuthenticated, "not_authenticated",
+                    "method", "x", identity: null);
+
+                await using var alpha = await LineClient.ConnectAsync(router.Port);
+                Answer.IsResult(await alpha.CallAsync("register_client", """{"name":"alpha.1","token":"alpha-process-secret"}"""), "true");
+                await alpha.ProvideAsync("alpha.keep");
+                await alpha.ProvideAsync("alpha.drop");
+                await using var ops = await LineClient.ConnectAsync(router.Port);
+                Answer.IsResult(await ops.CallAsync("authenticate", """{"token":"ops-process-secret"}"""), """{"identity":"ops","roles":[]}""");
+
+                await File.WriteAllTextAsync(file, Policy("""["alpha.keep"]"""));
+                await Eventually.TrueAsync(async () => MethodNames((await ops.CallAsync("list_methods")).GetProperty("result")) is ["alpha.keep"],
+                    "the router process reloaded the file", bound);
+                IsDenied(await alpha.CallAsync("register_method", """{"method":"alpha.drop"}"""), "provide", "method", "alpha.drop", "alpha");
+
+                router.Interrupt();
+                await router.WaitForExitAsync(bound);
+                Assert.DoesNotContain("process-secret", router.Log, StringComparison.Ordinal);
+                Assert.Contains("Refused (provide): identity alpha", router.Log, StringComparison.Ordinal);
+            }
+            finally
+            {
+                output.WriteLine(router.Log);
+            }
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task AppSettings_SecuritySectionChanged_ReloadedWhileRunning()
     {
         var directory = Path.Combine(Path.GetTempPath(), $"appsettings-{Guid.NewGuid():N}");
