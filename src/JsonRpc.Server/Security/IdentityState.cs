@@ -107,6 +107,9 @@ internal sealed class IdentityState(string identity) : IDisposable
 
     public void CloseConnection() => Interlocked.Decrement(ref Connections);
 
+    /// <summary>Counts a connection that is open already (moved here by a reload), whatever the limit.</summary>
+    public void OpenConnection() => Interlocked.Increment(ref Connections);
+
     public void Dispose() => Volatile.Read(ref _quota)?.Limiter?.Dispose();
 
     private static TokenBucketRateLimiter CreateLimiter(double rate, int? burst)
