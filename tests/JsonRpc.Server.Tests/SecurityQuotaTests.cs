@@ -198,4 +198,43 @@ public sealed class SecurityQuotaTests(ITestOutputHelper output)
         await provider.DisposeAsync();
         await serving.WaitAsync(TimeSpan.FromSeconds(15));
     }
+
+    [Fact]
+    public async Task UpdateSecurity_TokenMovedToAnotherIdentityOrRemoved_ConnectionCountedForWhomItIsNow()
+    {
+        JsonRpcSecurityOptions Policy(string shared)
+        {
+            var security = new JsonRpcSecurityOptions();
+            security.Tokens.Add(Token(shared, "shared-token"));
+            security.Tokens.Add(Token("alpha", "alpha-token"));
+            security.Tokens.Add(Token("ops", "ops-token"));
+            security.Identities["alpha"] = new JsonRpcIdentityRules { Quota = new JsonRpcQuota { MaxConnections = 1 } };
+            security.Identities["ops"] = new JsonRpcIdentityRules { Monitor = true };
+            return security;
+        }
+
+        await using var server = await StartAsync(Policy("alpha"), output);
+        await using var shared = await server.ConnectAsAsync("shared-token", "alpha");
+        await using var ops = await server.ConnectAsAsync("ops-token", "ops");
+
+        // The token now authenticates omega: the connection is omega's, and alpha has a connection free again.
+        server.Router.UpdateSecurity(Policy("omega"));
+        var stats = await ops.StatsAsync();
+        Assert.Equal(0, IdentityStats(stats, "alpha").GetProperty("connections").GetInt32());
+        Assert.Equal(1, IdentityStats(stats, "omega").GetProperty("connections").GetInt32());
+        await using var alpha = await server.ConnectAsAsync("alpha-token", "alpha");
+
+        // The token is gone: the connection is no one's.
+        var without = Policy("omega");
+        without.Tokens.RemoveAt(0);
+        server.Router.UpdateSecurity(without);
+        Assert.Equal(0, IdentityStats(await ops.StatsAsync(), "omega").GetProperty("connections").GetInt32());
+
+        // Closing it later releases nothing twice.
+        await shared.DisposeAsync();
+        await Eventually.TrueAsync(() => server.Router.GetStats().Connections == 2, "the shared connection is gone");
+        stats = await ops.StatsAsync();
+        Assert.Equal(1, IdentityStats(stats, "alpha").GetProperty("connections").GetInt32());
+        Assert.Equal(0, IdentityStats(stats, "omega").GetProperty("connections").GetInt32());
+    }
 }
