@@ -33,6 +33,17 @@ internal sealed partial class RouterConnection
         lock (_authLock)
         {
             var principal = _authSource is { } source ? policy.Reauthenticate(source) ?? policy.Anonymous : policy.Anonymous;
+
+            // The connection counts against the identity it is now: a reload may have moved its token to another
+            // identity (which gets it even over its limit: it is open already) or to none.
+            var counted = principal is { IsAuthenticated: true } ? principal.State : null;
+            if (_connectionCounted != counted)
+            {
+                _connectionCounted?.CloseConnection();
+                counted?.OpenConnection();
+                _connectionCounted = counted;
+            }
+
             Volatile.Write(ref _view, new SecurityView(policy, principal));
             return principal;
         }

@@ -11,4 +11,11 @@ internal enum AuthenticationKind
 /// How a connection authenticated, kept (without the secret: a token's hash, a certificate's SHA-256) so that a reloaded
 /// policy can tell whether it still authenticates the same identity.
 /// </summary>
-internal sealed record AuthenticationSource(AuthenticationKind Kind, string Key, string? Subject, string[] Roles);
+/// <remarks>
+/// For a certificate, <see cref="Key"/> is its SHA-256 thumbprint and <see cref="Sha1"/> its SHA-1 one, since a mapping may
+/// pin either, and <see cref="Certificate"/> the certificate (public), so that a reload can map it again and check that
+/// it still chains to the configured CA. For a JWT, <see cref="Key"/> is the identity and <see cref="Jwt"/> the token itself (signed, not a shared
+/// secret), so that a reload can check it again against the keys, issuers, audiences and lifetime then in force.
+/// </remarks>
+internal sealed record AuthenticationSource(AuthenticationKind Kind, string Key, string? Subject, string[] Roles, string? Sha1 = null, string? Jwt = null,
+    System.Security.Cryptography.X509Certificates.X509Certificate2? Certificate = null);

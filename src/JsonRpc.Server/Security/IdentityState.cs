@@ -42,23 +42,39 @@ internal sealed class IdentityState(string identity) : IDisposable
     public bool TryAcquireRate(out TimeSpan retryAfter)
     {
         retryAfter = default;
-        if (Volatile.Read(ref _quota)?.Limiter is not { } limiter)
+        RateLimitLease lease;
+        for (var attempt = 0; ; attempt++)
         {
-            return true;
+            if (Volatile.Read(ref _quota)?.Limiter is not { } limiter)
+            {
+                return true;
+            }
+
+            try
+            {
+                lease = limiter.AttemptAcquire(1);
+                break;
+            }
+            catch (ObjectDisposedException) when (attempt < 8)
+            {
+                // A reload replaced the bucket (and disposed this one) since it was read: take from the one in force.
+            }
         }
 
-        using var lease = limiter.AttemptAcquire(1);
-        if (lease.IsAcquired)
+        using (lease)
         {
-            return true;
-        }
+            if (lease.IsAcquired)
+            {
+                return true;
+            }
 
-        if (!lease.TryGetMetadata(MetadataName.RetryAfter, out retryAfter))
-        {
-            retryAfter = TimeSpan.FromSeconds(1);
-        }
+            if (!lease.TryGetMetadata(MetadataName.RetryAfter, out retryAfter))
+            {
+                retryAfter = TimeSpan.FromSeconds(1);
+            }
 
-        return false;
+            return false;
+        }
     }
 
     /// <summary>Counts a call in flight; false (and nothing counted) when the identity has its most.</summary>
@@ -90,6 +106,9 @@ internal sealed class IdentityState(string identity) : IDisposable
     }
 
     public void CloseConnection() => Interlocked.Decrement(ref Connections);
+
+    /// <summary>Counts a connection that is open already (moved here by a reload), whatever the limit.</summary>
+    public void OpenConnection() => Interlocked.Increment(ref Connections);
 
     public void Dispose() => Volatile.Read(ref _quota)?.Limiter?.Dispose();
 

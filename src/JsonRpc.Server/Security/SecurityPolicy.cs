@@ -176,7 +176,7 @@ internal sealed class SecurityPolicy
     public RouterPrincipal? AuthenticateCertificate(X509Certificate2 certificate, out AuthenticationSource source)
     {
         var sha256 = certificate.GetCertHashString(HashAlgorithmName.SHA256);
-        source = new AuthenticationSource(AuthenticationKind.Certificate, sha256, null, []);
+        source = new AuthenticationSource(AuthenticationKind.Certificate, sha256, null, [], certificate.Thumbprint, Certificate: certificate);
         if (_thumbprints.TryGetValue(sha256, out var mapped) || _thumbprints.TryGetValue(certificate.Thumbprint, out mapped))
         {
             return Resolve(mapped.Identity, mapped.Roles);
@@ -211,10 +211,32 @@ internal sealed class SecurityPolicy
 
                 return null;
             case AuthenticationKind.Jwt:
-                return Jwt is null ? null : Resolve(source.Key, source.Roles);
+                // Validated again: a key rotated out, an issuer or audience no longer accepted, or a token expired since
+                // no longer authenticates anyone.
+                return Jwt is not null && source.Jwt is { } jwt && Jwt.Validate(jwt, out _) is { } claims && claims.Identity == source.Key
+                    ? Resolve(claims.Identity, claims.Roles)
+                    : null;
             default:
+                if (source.Certificate is { } certificate)
+                {
+                    // Mapped again as at the handshake: by thumbprint, or by subject when it still chains to the CA now configured.
+                    try
+                    {
+                        return AuthenticateCertificate(certificate, out _);
+                    }
+                    catch (System.Security.Cryptography.CryptographicException)
+                    {
+                        // The certificate was released with its TLS stream: fall back to what was kept of it.
+                    }
+                }
+
+                if (source.Subject is not null)
+                {
+                    return null; // a subject mapping needs the chain checked, which needs the certificate
+                }
+
                 if (_thumbprints.TryGetValue(source.Key, out var mapped)
-                    || (source.Subject is { } subject && _subjects.TryGetValue(subject, out mapped)))
+                    || (source.Sha1 is { } sha1 && _thumbprints.TryGetValue(sha1, out mapped)))
                 {
                     return Resolve(mapped.Identity, mapped.Roles);
                 }

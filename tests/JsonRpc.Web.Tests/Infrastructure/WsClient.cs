@@ -15,10 +15,15 @@ public sealed class WsClient : IAsyncDisposable
 
     public WebSocket Socket => _socket;
 
-    public static async Task<WsClient> ConnectAsync(Uri uri, string? origin = null)
+    public static async Task<WsClient> ConnectAsync(Uri uri, string? origin = null, string? bearer = null)
     {
         var client = new WsClient();
         client._socket.Options.KeepAliveInterval = TimeSpan.Zero;
+        if (bearer is not null)
+        {
+            client._socket.Options.SetRequestHeader("Authorization", "Bearer " + bearer);
+        }
+
         if (origin is not null)
         {
             client._socket.Options.SetRequestHeader("Origin", origin);
