@@ -16,6 +16,9 @@ public sealed partial class StandaloneRouterSecurityTests(ITestOutputHelper outp
     [GeneratedRegex("Security configuration reloaded")]
     private static partial Regex ReloadedLine();
 
+    [GeneratedRegex("not reloaded.*security settings are now empty")]
+    private static partial Regex EmptiedLine();
+
     private static string Sha256(string token) => Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(token)));
 
     private static string Rules(string webCalls) => $$"""
@@ -84,6 +87,11 @@ public sealed partial class StandaloneRouterSecurityTests(ITestOutputHelper outp
             await Eventually.TrueAsync(async () => (await web.CallAsync("calc.add", "[1,1]")).TryGetProperty("error", out var e)
                 && e.GetProperty("code").GetInt32() == RouterErrorCodes.NotAuthenticated, "the removed token no longer authenticates", TimeSpan.FromSeconds(30));
             Answer.IsResult(await web.CallAsync("keepAlive"), "true");
+
+            // Emptied by mistake: security stays on (switching it off takes a restart), and says so.
+            await File.WriteAllTextAsync(file, "{}");
+            await process.WaitForLineAsync(EmptiedLine(), Bound);
+            Answer.IsError(await web.CallAsync("calc.add", "[1,1]"), RouterErrorCodes.NotAuthenticated);
 
             await stop.CancelAsync();
             await provider.DisposeAsync();

@@ -67,6 +67,14 @@ internal sealed class JsonRpcSecurityReloader(JsonRpcRouter router, IOptions<Jso
                 return; // the change was elsewhere in the configuration
             }
 
+            if (router.Security is not null && JsonRpc.Server.Security.SecurityPolicy.ConfiguresNothing(security))
+            {
+                // Fail closed: an emptied file or a section deleted by mistake must not open the router to everyone.
+                RouterLog.SecurityReloadFailed(router.Logger,
+                    "the security settings are now empty; switching security off takes a restart (or UpdateSecurity(null) in code)");
+                return;
+            }
+
             router.UpdateSecurity(security);
             _lastApplied = fingerprint;
         }

@@ -142,8 +142,7 @@ internal sealed class SecurityPolicy
     /// <exception cref="InvalidOperationException">An entry cannot work; the message names each such entry.</exception>
     public static SecurityPolicy? Create(JsonRpcSecurityOptions? options, string? accessToken, Func<string, IdentityState> state)
     {
-        if (options is null || (!options.HasAuthentication && options.Anonymous is null && options.Identities.Count == 0
-            && options.Roles.Count == 0 && options.Default is null))
+        if (ConfiguresNothing(options))
         {
             return null;
         }
@@ -152,6 +151,11 @@ internal sealed class SecurityPolicy
         var policy = new SecurityPolicy(options, accessToken, state, problems);
         return problems.Count == 0 ? policy : throw new InvalidOperationException("Invalid security configuration: " + string.Join(" ", problems));
     }
+
+    /// <summary>Whether <paramref name="options"/> configure nothing to check (then the router checks nothing at all).</summary>
+    public static bool ConfiguresNothing([System.Diagnostics.CodeAnalysis.NotNullWhen(false)] JsonRpcSecurityOptions? options)
+        => options is null || (!options.HasAuthentication && options.Anonymous is null && options.Identities.Count == 0
+            && options.Roles.Count == 0 && options.Default is null);
 
     /// <summary>The principal a static token authenticates, or null. Compares with every configured hash in constant time.</summary>
     public RouterPrincipal? AuthenticateToken(string token, out AuthenticationSource source)
