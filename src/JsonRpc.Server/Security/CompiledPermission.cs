@@ -7,9 +7,9 @@ namespace JsonRpc.Server.Security;
 /// list is decided once, when compiled, and found with one hash lookup; other names are matched against the wildcard
 /// patterns, indexed by their first token (so that a name meets only the patterns that begin with its own first token
 /// or with <c>*</c>, however many rules there are) and skipped when their number of tokens cannot fit; what the patterns
-/// decided is remembered for the first 4,096 names, so that a name checked again is one lookup too. Checking a name
-/// allocates nothing, except once for a name the patterns decide the first time it is seen (a copy of it, up to that
-/// bound). Immutable in what it decides: a reloaded policy compiles new ones.
+/// decided is remembered for a bounded number of names (shared by all the permissions of a policy), so that a name
+/// checked again is one lookup too. Checking a name allocates nothing, except once for a name the patterns decide the
+/// first time it is seen (a copy of it, within that bound). Immutable in what it decides: a reloaded policy compiles new ones.
 /// </summary>
 internal sealed class CompiledPermission
 {
@@ -19,13 +19,14 @@ internal sealed class CompiledPermission
 
     private readonly bool _restricted;
     private readonly bool _allowEverything;
-    // Names decided by patterns that are remembered (beside the literals), and the longest remembered.
+    // The names a permission made alone may remember (a policy shares one budget among all of its permissions), and
+    // the longest name remembered.
     private const int MaxLearned = 4096;
     private const int MaxLearnedLength = 256;
 
     private readonly Utf8Map<Verdict> _literals = new();
     private readonly bool _learns;
-    private int _learned;
+    private readonly LearningBudget _budget;
     private readonly PatternIndex _allowPatterns;
     private readonly PatternIndex _denyPatterns;
 
@@ -33,9 +34,12 @@ internal sealed class CompiledPermission
     /// <param name="allow">The allow patterns of every rule, in order.</param>
     /// <param name="deny">The deny patterns of every rule, in order.</param>
     /// <param name="learn">Whether to remember what the patterns decided (off only to measure the patterns themselves).</param>
-    public CompiledPermission(bool restricted, IEnumerable<SubjectPattern> allow, IEnumerable<SubjectPattern> deny, bool learn = true)
+    /// <param name="budget">How many names it may remember, shared with the other permissions of its policy; null for 4,096 of its own.</param>
+    public CompiledPermission(bool restricted, IEnumerable<SubjectPattern> allow, IEnumerable<SubjectPattern> deny, bool learn = true,
+        LearningBudget? budget = null)
     {
         _restricted = restricted;
+        _budget = budget ?? new LearningBudget(MaxLearned);
         var allowLiterals = new List<string>();
         _allowPatterns = new PatternIndex(Split(allow, allowLiterals, ref _allowEverything));
         var denyEverything = false;
@@ -101,7 +105,7 @@ internal sealed class CompiledPermission
 
         // Remember what the patterns decided, so that the next check of this name is one lookup: once per name, for
         // a bounded number of names (they come from clients), and only where there are patterns to skip.
-        if (_learns && name.Length <= MaxLearnedLength && Volatile.Read(ref _learned) < MaxLearned)
+        if (_learns && name.Length <= MaxLearnedLength && _budget.HasRoom)
         {
             Learn(name, allowed ? Verdict.Allowed : new Verdict(false, rule));
         }
@@ -114,8 +118,10 @@ internal sealed class CompiledPermission
 
     private void Learn(ReadOnlySpan<byte> name, Verdict verdict)
     {
-        _literals.GetOrAdd(name, verdict, static (_, v) => v);
-        Interlocked.Increment(ref _learned);
+        if (_budget.TryTake())
+        {
+            _literals.GetOrAdd(name, verdict, static (_, v) => v);
+        }
     }
 
     private static List<SubjectPattern> Split(IEnumerable<SubjectPattern> patterns, List<string> literals, ref bool everything)
@@ -237,4 +243,17 @@ internal sealed class CompiledPermission
 
         public string? Rule { get; } = rule;
     }
+}
+
+/// <summary>
+/// How many more names the permissions of one policy may remember: names come from clients, so what is remembered is
+/// bounded for the policy as a whole, however many principals it makes.
+/// </summary>
+internal sealed class LearningBudget(int names)
+{
+    private int _left = names;
+
+    public bool HasRoom => Volatile.Read(ref _left) > 0;
+
+    public bool TryTake() => Interlocked.Decrement(ref _left) >= 0;
 }

@@ -39,6 +39,9 @@ internal sealed class SecurityPolicy
     private readonly CompiledRules? _default;
     private readonly ConcurrentDictionary<string, RouterPrincipal> _principals = new(StringComparer.Ordinal);
 
+    // The names all of this policy's permissions may remember together (what the patterns decided for each).
+    private readonly LearningBudget _learning = new(65_536);
+
     private SecurityPolicy(JsonRpcSecurityOptions options, string? accessToken, Func<string, IdentityState> state, List<string> problems)
     {
         _options = options;
@@ -308,11 +311,13 @@ internal sealed class SecurityPolicy
         var state = _state(identity);
         state.Apply(quota);
         return new RouterPrincipal(this, identity, roles, authenticated, state,
-            Merge(rules, static r => r.Provide), Merge(rules, static r => r.Call), Merge(rules, static r => r.Publish),
-            Merge(rules, static r => r.Subscribe), Merge(rules, static r => r.ClientNames), monitor);
+            Merge(rules, static r => r.Provide, _learning), Merge(rules, static r => r.Call, _learning),
+            Merge(rules, static r => r.Publish, _learning), Merge(rules, static r => r.Subscribe, _learning),
+            Merge(rules, static r => r.ClientNames, _learning), monitor);
     }
 
-    private static CompiledPermission Merge(List<CompiledRules> rules, Func<CompiledRules, (SubjectPattern[]? Allow, SubjectPattern[] Deny)> kind)
+    private static CompiledPermission Merge(List<CompiledRules> rules, Func<CompiledRules, (SubjectPattern[]? Allow, SubjectPattern[] Deny)> kind,
+        LearningBudget learning)
     {
         var restricted = false;
         var allow = new List<SubjectPattern>();
@@ -329,7 +334,7 @@ internal sealed class SecurityPolicy
             deny.AddRange(d);
         }
 
-        return !restricted && deny.Count == 0 ? CompiledPermission.AllowAll : new CompiledPermission(restricted, allow, deny);
+        return !restricted && deny.Count == 0 ? CompiledPermission.AllowAll : new CompiledPermission(restricted, allow, deny, budget: learning);
     }
 
     private void ReadCertificates(JsonRpcSecurityOptions options, List<string> problems)
