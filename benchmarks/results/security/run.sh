@@ -6,7 +6,7 @@
 # Usage: benchmarks/results/security/run.sh [extra load generator options, e.g. --duration 5]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-out=benchmarks/results/security
+out=benchmarks/results/security/load
 extra=("$@")
 dotnet build -c Release benchmarks/JsonRpc.LoadTest >/dev/null
 dotnet build -c Release src/JsonRpc.Router >/dev/null
@@ -16,7 +16,7 @@ uptime | tee -a "$out/uptime.txt"
 for round in 1 2 3; do
   for workload in closed pipelined; do
     load --mode "$workload" --json "$out/$workload-none-$round.json" >/dev/null
-    load --mode "$workload" --token load-secret --router-env "JsonRpcRouter__SecurityFile=$PWD/$out/rules-100.json" \
+    load --mode "$workload" --token load-secret --router-env "JsonRpcRouter__SecurityFile=$PWD/benchmarks/results/security/rules-100.json" \
       --json "$out/$workload-rules100-$round.json" >/dev/null
   done
 done

@@ -106,7 +106,11 @@ public static class JsonRpcRouterConfiguration
 
     private static string? NullIfEmpty(string? value) => string.IsNullOrEmpty(value) ? null : value;
 
-    internal static int? ReadInt(IConfiguration section, string name, string alias)
+    internal static int? ReadInt(IConfiguration section, string name, string alias) => (int?)ReadInteger(section, name, alias, int.MinValue, int.MaxValue);
+
+    internal static long? ReadLong(IConfiguration section, string name, string alias) => ReadInteger(section, name, alias, long.MinValue, long.MaxValue);
+
+    private static long? ReadInteger(IConfiguration section, string name, string alias, long min, long max)
     {
         var (key, text) = Find(section, name, alias);
         if (text is null)
@@ -114,20 +118,7 @@ public static class JsonRpcRouterConfiguration
             return null;
         }
 
-        return int.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var value)
-            ? value
-            : throw Invalid(section, key, text, "an integer");
-    }
-
-    internal static long? ReadLong(IConfiguration section, string name, string alias)
-    {
-        var (key, text) = Find(section, name, alias);
-        if (text is null)
-        {
-            return null;
-        }
-
-        return long.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var value)
+        return long.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var value) && value >= min && value <= max
             ? value
             : throw Invalid(section, key, text, "an integer");
     }
