@@ -44,6 +44,9 @@ internal sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     /// <summary>Forgets what was written and returns the buffer.</summary>
     public void Reset() => _storage.Release();
 
+    /// <summary>Forgets what was written, keeping the rented array for the next message.</summary>
+    public void Rewind() => _storage.Rewind();
+
     /// <summary>Returns the buffer.</summary>
     public void Dispose() => _storage.Release();
 }

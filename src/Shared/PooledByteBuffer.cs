@@ -82,6 +82,9 @@ internal struct PooledByteBuffer
     }
 
     /// <summary>Forgets what was written and returns the array to the pool.</summary>
+    /// <summary>Forgets what was written but keeps the array, for the next message.</summary>
+    public void Rewind() => _written = 0;
+
     public void Release()
     {
         _written = 0;

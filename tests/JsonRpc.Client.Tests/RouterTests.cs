@@ -205,14 +205,15 @@ public sealed class RouterTests
     [Fact]
     public async Task KeepAlive_KeepsIdleClientPastRouterIdleTimeout()
     {
-        await using var router = await RouterHost.StartAsync(o => o.KeepAliveTimeout = TimeSpan.FromMilliseconds(1500));
+        // Generous against a busy machine: a keep-alive every 300 ms against an idle timeout ten times as long.
+        await using var router = await RouterHost.StartAsync(o => o.KeepAliveTimeout = TimeSpan.FromMilliseconds(3000));
         await using var kept = await router.ConnectAsync(new JsonRpcClientOptions { KeepAliveInterval = TimeSpan.FromMilliseconds(300) });
         await using var silent = await router.ConnectAsync(new JsonRpcClientOptions { KeepAliveInterval = Timeout.InfiniteTimeSpan, Reconnect = { Enabled = false } });
         var keptChanges = new ConcurrentQueue<string>();
         kept.StateChanged += (_, e) => keptChanges.Enqueue($"{e.NewState}: {e.Exception?.Message}");
 
         await Timeouts.Until(() => silent.State == JsonRpcClientState.Disconnected, "the router closed the silent client");
-        await Task.Delay(1500); // another whole idle timeout
+        await Task.Delay(3000); // another whole idle timeout
         Assert.Equal(JsonRpcClientState.Connected, kept.State);
         Assert.True(keptChanges.IsEmpty, string.Join("; ", keptChanges));
         Assert.False((await kept.CallAsync("get_server_stats").Bounded()).IsEmpty);

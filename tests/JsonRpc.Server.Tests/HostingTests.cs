@@ -229,7 +229,7 @@ public sealed class HostingTests(ITestOutputHelper output)
         }
     }
 
-    private sealed class Duplex(System.IO.Pipelines.PipeReader input, System.IO.Pipelines.PipeWriter output) : System.IO.Pipelines.IDuplexPipe
+    internal sealed class Duplex(System.IO.Pipelines.PipeReader input, System.IO.Pipelines.PipeWriter output) : System.IO.Pipelines.IDuplexPipe
     {
         public System.IO.Pipelines.PipeReader Input { get; } = input;
 

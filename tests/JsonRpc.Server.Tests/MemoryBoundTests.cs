@@ -1,4 +1,7 @@
+using System.IO.Pipelines;
+using System.Text;
 using System.Text.Json;
+using Microsoft.Extensions.Options;
 using JsonRpc.Server.Tests.Infrastructure;
 using JsonRpc.Testing;
 
@@ -110,5 +113,34 @@ public sealed class MemoryBoundTests(ITestOutputHelper output)
                 await holder.DisposeAsync();
             }
         }
+    }
+
+    [Fact]
+    public async Task SmallReplies_ToAClientThatDoesNotRead_EachHoldABufferOfItsOwnSize()
+    {
+        // The router's writer is stuck on its first flush (nobody reads the output pipe), so the keepAlive answers wait
+        // in the queue, counted as the buffers they hold: each about 40 bytes, in a buffer of 64, not in the 256-byte
+        // (or larger) working buffer of the writer that wrote it.
+        await using var router = new JsonRpcRouter(Options.Create(new JsonRpcRouterOptions()));
+        var input = new Pipe();
+        var output = new Pipe(new PipeOptions(pauseWriterThreshold: 1, resumeWriterThreshold: 1));
+        var running = router.RunConnectionAsync(new HostingTests.Duplex(input.Reader, output.Writer));
+        var request = Encoding.UTF8.GetBytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"keepAlive\"}\n");
+
+        // The first answer is written and its flush waits for a reader that never comes: the writer is stuck there.
+        await input.Writer.WriteAsync(request);
+        await Eventually.TrueAsync(() => router.GetStats().MessagesOut == 1, "the first answer was written");
+        for (var i = 0; i < 199; i++)
+        {
+            await input.Writer.WriteAsync(request);
+        }
+
+        await Eventually.TrueAsync(() => router.GetStats().MessagesIn == 200 && router.Memory.Held >= 199 * 40, "every call was read and answered");
+        Assert.InRange(router.Memory.Held, 199 * 40, 199 * 128);
+
+        await input.Writer.CompleteAsync();
+        await output.Reader.CompleteAsync();
+        await running.WaitAsync(TimeSpan.FromSeconds(15));
+        Assert.Equal(0, router.Memory.Held);
     }
 }

@@ -73,7 +73,7 @@ internal static class ReplyWriter
         var buffer = t_buffer!;
         if (batch is null)
         {
-            caller.Send(OutboundMessage.TakeFrom(buffer));
+            caller.Send(TakeRightSized(buffer));
         }
         else
         {
@@ -88,6 +88,28 @@ internal static class ReplyWriter
 
             buffer.Reset();
         }
+    }
+
+    // Replies up to this size are queued in a buffer of their own size.
+    private const int SmallReply = 1024;
+
+    /// <summary>
+    /// The message written into <paramref name="buffer"/>. The working buffer is at least 256 bytes (a fresh
+    /// Utf8JsonWriter asks for 4 KB and more), so a small reply (an error, a built-in's result: often 40 to 100 bytes)
+    /// queued in it would hold several times its size, and count so against the connection's bound and the memory
+    /// budget. A small one is copied into a buffer of its own size (ArrayPool's: 64 bytes for a 40-byte answer) and the
+    /// working buffer kept for the next reply; a large one is handed on as it is.
+    /// </summary>
+    public static OutboundMessage TakeRightSized(PooledBufferWriter buffer)
+    {
+        if (buffer.WrittenCount > SmallReply)
+        {
+            return OutboundMessage.TakeFrom(buffer);
+        }
+
+        var message = Copy(buffer.WrittenSpan);
+        buffer.Rewind();
+        return message;
     }
 
     /// <summary>Sends <c>{"jsonrpc":"2.0","id":…,"error":{"code":…,"message":…,"data":…}}</c>.</summary>

@@ -127,7 +127,8 @@ internal sealed partial class RouterConnection
             {
                 if (batch is null)
                 {
-                    caller.Send(OutboundMessage.TakeFrom(output));
+                    caller.Send(ReplyWriter.TakeRightSized(output));
+                    output.Reset();
                 }
                 else
                 {
