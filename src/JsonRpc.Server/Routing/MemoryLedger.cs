@@ -1,19 +1,20 @@
 namespace JsonRpc.Server.Routing;
 
 /// <summary>
-/// What the router holds for one connection, in bytes of buffer: its outbound queue and the replies its batches are
-/// gathering. One bound covers both (<see cref="JsonRpcRouterOptions.MaxOutboundBufferSize"/>), and every change is
-/// also counted in the router's <see cref="MemoryBudget"/>. Closed with its connection: what it still counted leaves the
-/// budget then, and nothing counts after.
+/// What the router holds for one connection, in bytes of buffer: its outbound queue (which counts itself, and the
+/// router's <see cref="MemoryBudget"/>, as messages come and go) and the replies its batches are gathering, counted
+/// here. One bound covers both (<see cref="JsonRpcRouterOptions.MaxOutboundBufferSize"/>). Closed with its connection:
+/// what the batches still counted leaves the budget then, and nothing counts after.
 /// </summary>
-internal sealed class MemoryLedger(MemoryBudget budget)
+internal sealed class MemoryLedger(MemoryBudget budget, OutboundQueue outbound)
 {
     private readonly Lock _lock = new();
-    private long _held;
+    private long _batches;
     private bool _closed;
 
-    public long Held => Volatile.Read(ref _held);
+    public long Held => outbound.QueuedBytes + Volatile.Read(ref _batches);
 
+    /// <summary>Counts (or, negative, releases) bytes of batch replies.</summary>
     public void Add(long bytes)
     {
         lock (_lock)
@@ -23,23 +24,23 @@ internal sealed class MemoryLedger(MemoryBudget budget)
                 return;
             }
 
-            _held += bytes;
+            _batches += bytes;
         }
 
         budget.Add(bytes);
     }
 
-    /// <summary>Counts <paramref name="bytes"/> more unless that would take the connection past <paramref name="limit"/>.</summary>
+    /// <summary>Counts <paramref name="bytes"/> more of batch replies unless that would take the connection past <paramref name="limit"/>.</summary>
     public bool TryReserve(long bytes, long limit)
     {
         lock (_lock)
         {
-            if (_closed || _held + bytes > limit)
+            if (_closed || outbound.QueuedBytes + _batches + bytes > limit)
             {
                 return false;
             }
 
-            _held += bytes;
+            _batches += bytes;
         }
 
         budget.Add(bytes);
@@ -52,8 +53,8 @@ internal sealed class MemoryLedger(MemoryBudget budget)
         lock (_lock)
         {
             _closed = true;
-            held = _held;
-            _held = 0;
+            held = _batches;
+            _batches = 0;
         }
 
         budget.Add(-held);

@@ -27,14 +27,14 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
     // dropped at once either way.
     internal const long DefaultProgressTimeoutMs = 5000;
 
-    private readonly MemoryLedger? _ledger;
+    private readonly MemoryBudget? _budget;
     private readonly long _progressTimeoutMs;
     private long _progressAt;
 
-    public OutboundQueue(long maxBytes, MemoryLedger? ledger = null, long progressTimeoutMs = DefaultProgressTimeoutMs)
+    public OutboundQueue(long maxBytes, MemoryBudget? budget = null, long progressTimeoutMs = DefaultProgressTimeoutMs)
     {
         _maxBytes = maxBytes;
-        _ledger = ledger;
+        _budget = budget;
         _progressTimeoutMs = progressTimeoutMs;
     }
 
@@ -85,7 +85,7 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
             _items[(_head + _count) % _items.Length] = message;
             _count++;
             _bytes += message.Buffer.Length;
-            _ledger?.Add(message.Buffer.Length);
+            _budget?.Add(message.Buffer.Length);
             if (_waiting)
             {
                 _waiting = false;
@@ -138,7 +138,7 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
             _head = (_head + 1) % _items.Length;
             _count--;
             _bytes -= message.Buffer.Length;
-            _ledger?.Add(-message.Buffer.Length);
+            _budget?.Add(-message.Buffer.Length);
             _progressAt = Environment.TickCount64;
             return true;
         }
@@ -165,7 +165,7 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
                     _count--;
                 }
 
-                _ledger?.Add(-_bytes);
+                _budget?.Add(-_bytes);
                 _bytes = 0;
             }
 

@@ -143,38 +143,27 @@ internal sealed partial class RouterConnection
     /// (when <paramref name="reply"/>) and audits it.
     /// </summary>
     private bool MayCall(ReadOnlySpan<byte> method, BatchReply? batch, ReadOnlySpan<byte> idToken, bool reply)
-    {
-        var policy = _router.Security;
-        if (policy is null || IsPeer)
-        {
-            return true;
-        }
-
-        if (PrincipalUnder(policy) is not { } principal)
-        {
-            RefuseUnauthenticated(policy, batch, idToken, reply, method);
-            return false;
-        }
-
-        if (!principal.Call.IsAllowed(method, out var rule))
-        {
-            RefusePermission(policy, principal, PermissionKind.Call, method, rule, batch, idToken, reply);
-            return false;
-        }
-
-        return WithinRate(policy, principal, method, batch, idToken, reply);
-    }
+        => May(PermissionKind.Call, method, batch, idToken, reply, out var policy, out var principal)
+            && (principal is null || WithinRate(policy!, principal, method, batch, idToken, reply));
 
     /// <summary>Checks one kind of permission on a name (registration, subscription, publication, client name).</summary>
     private bool May(PermissionKind kind, ReadOnlySpan<byte> name, BatchReply? batch, ReadOnlySpan<byte> idToken, bool reply)
+        => May(kind, name, batch, idToken, reply, out _, out _);
+
+    // Answers (when asked to) and audits a refusal. The principal checked is given back, null when nothing is checked
+    // (no policy, a cluster peer).
+    private bool May(PermissionKind kind, ReadOnlySpan<byte> name, BatchReply? batch, ReadOnlySpan<byte> idToken, bool reply,
+        out SecurityPolicy? policy, out RouterPrincipal? principal)
     {
-        var policy = _router.Security;
+        principal = null;
+        policy = _router.Security;
         if (policy is null || IsPeer)
         {
             return true;
         }
 
-        if (PrincipalUnder(policy) is not { } principal)
+        principal = PrincipalUnder(policy);
+        if (principal is null)
         {
             RefuseUnauthenticated(policy, batch, idToken, reply, name);
             return false;

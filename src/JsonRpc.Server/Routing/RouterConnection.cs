@@ -54,8 +54,8 @@ internal sealed partial class RouterConnection
         _transport = transport;
         _abort = abort;
         _logger = router.Logger;
-        Ledger = new MemoryLedger(router.Memory);
-        _outbound = new OutboundQueue(router.Options.MaxOutboundBufferSize, Ledger);
+        _outbound = new OutboundQueue(router.Options.MaxOutboundBufferSize, router.Memory);
+        Ledger = new MemoryLedger(router.Memory, _outbound);
         ConnectionId = connectionId;
         RemoteEndPoint = remoteEndPoint;
         OpenedAt = _lastActivity = Environment.TickCount64;
@@ -135,6 +135,7 @@ internal sealed partial class RouterConnection
             FailInFlight(close: true, shuttingDown: reason == CloseReason.ShuttingDown);
             _outbound.Complete(discard: reason == CloseReason.OutboundLimitExceeded);
             await DrainAsync(writing).ConfigureAwait(false);
+            _outbound.Complete(discard: true); // what a writer cut off left behind leaves the budget
             Ledger.Close();
             await _transport.Input.CompleteAsync().ConfigureAwait(false);
             await _transport.Output.CompleteAsync().ConfigureAwait(false);
