@@ -124,6 +124,7 @@ public sealed class LimitsTests(ITestOutputHelper output)
         await reader.SubscribeAsync("flood");
         await sleeper.SubscribeAsync("flood");
         sleeper.Socket.ReceiveBufferSize = 4096;
+        await Eventually.TrueAsync(() => server.Router.GetStats().Connections == 3, "the router has all three connections");
 
         using var stop = new CancellationTokenSource();
         var received = 0;
@@ -166,10 +167,13 @@ public sealed class LimitsTests(ITestOutputHelper output)
             o.MaxMessageSize = 64 * 1024;
             o.MaxOutboundBufferSize = 128 * 1024;
             o.MaxPendingCallsPerConnection = 10_000;
-        });
+        }, output);
         await using var provider = await server.ConnectRegisteredAsync("deaf", "work");
         provider.Socket.ReceiveBufferSize = 4096;
         await using var caller = await server.ConnectAsync();
+
+        // The TCP connect completes before the router has taken the connection: the loop below counts on both.
+        await Eventually.TrueAsync(() => server.Router.GetStats().Connections == 2, "the router has both connections");
         var request = LineClient.Request(1, "work", $"[\"{new string('y', 30_000)}\"]");
         var sent = 0;
         for (; sent < 3000 && server.Router.GetStats().Connections == 2; sent++)

@@ -60,4 +60,31 @@ public sealed class OutboundQueueTests
         queue.Complete(discard: true);
         Assert.Equal(0, queue.QueuedBytes);
     }
+
+    [Fact]
+    public void Enqueue_OwedAnswersBurst_PassTwiceTheBoundWhileTheClientReads_RefusedOnceItStopped()
+    {
+        // A provider with 200 of this client's calls leaves: the router writes 200 errors at once. They are owed to a
+        // client that reads, so they pass even twice the bound; an ordinary message beside them does not.
+        var queue = new OutboundQueue(4096, progressTimeoutMs: 60_000);
+        Assert.Equal(EnqueueResult.Queued, queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 40)));
+        for (var i = 0; i < 200; i++)
+        {
+            Assert.Equal(EnqueueResult.Queued, queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 40), owed: true));
+        }
+
+        Assert.True(queue.QueuedBytes > 2 * 4096);
+        Assert.Equal(EnqueueResult.Full, queue.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 40)));
+        queue.Complete(discard: true);
+
+        // A client whose writer has taken nothing for the timeout gets nothing past the bound, owed or not.
+        var stalled = new OutboundQueue(4096, progressTimeoutMs: 0);
+        while (stalled.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 40)) == EnqueueResult.Queued)
+        {
+            Assert.True(stalled.QueuedBytes <= 4096);
+        }
+
+        Assert.Equal(EnqueueResult.Full, stalled.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 40), owed: true));
+        stalled.Complete(discard: true);
+    }
 }

@@ -73,7 +73,7 @@ internal static class ReplyWriter
         var buffer = t_buffer!;
         if (batch is null)
         {
-            caller.Send(TakeRightSized(buffer));
+            caller.Send(TakeRightSized(buffer), owed: announced);
         }
         else
         {

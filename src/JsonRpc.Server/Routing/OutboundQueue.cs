@@ -53,8 +53,12 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
     /// <summary>
     /// Queues <paramref name="message"/>, taking ownership of its buffer whatever the result. One message is always
     /// accepted into an empty queue, so a single message never exceeds the bound by more than its own size.
+    /// <paramref name="owed"/> marks a small answer the router itself writes for one of this client's pending calls (a
+    /// provider that left, a timeout): these come in bursts (every call to a provider fails at once when it leaves) and
+    /// are bounded by the pending calls a connection may have, so they pass the bound while the client reads at all and
+    /// are refused only when its writer has made no progress for the timeout.
     /// </summary>
-    public EnqueueResult Enqueue(OutboundMessage message)
+    public EnqueueResult Enqueue(OutboundMessage message, bool owed = false)
     {
         var wake = false;
         lock (_lock)
@@ -71,7 +75,7 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
                 _progressAt = now; // nothing was waiting: the client is up to date
             }
             else if (_bytes + message.Buffer.Length > _maxBytes
-                && (_bytes + message.Buffer.Length > 2 * _maxBytes || now - _progressAt >= _progressTimeoutMs))
+                && ((!owed && _bytes + message.Buffer.Length > 2 * _maxBytes) || now - _progressAt >= _progressTimeoutMs))
             {
                 message.Return();
                 return EnqueueResult.Full;

@@ -8,10 +8,11 @@ internal sealed partial class RouterConnection
     /// Queues a message for this client, taking ownership of its buffer. A client that has fallen
     /// <see cref="JsonRpcRouterOptions.MaxOutboundBufferSize"/> bytes behind is dropped, so that it can neither grow
     /// the router's memory nor hold up whoever is sending to it.
+    /// <paramref name="owed"/>: see <see cref="OutboundQueue.Enqueue"/>.
     /// </summary>
-    public bool Send(OutboundMessage message)
+    public bool Send(OutboundMessage message, bool owed = false)
     {
-        switch (_outbound.Enqueue(message))
+        switch (_outbound.Enqueue(message, owed))
         {
             case EnqueueResult.Queued:
                 return true;
