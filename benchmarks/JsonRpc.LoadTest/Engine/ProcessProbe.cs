@@ -103,4 +103,17 @@ internal sealed class ProcessProbe(int pid)
 
         return 0;
     }
+
+    /// <summary>Resets the kernel's peak RSS (VmHWM) of the process to its current RSS; best effort.</summary>
+    public void ResetPeak()
+    {
+        try
+        {
+            File.WriteAllText($"/proc/{Pid}/clear_refs", "5");
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Without it the kernel's peak may predate the case; samples taken often still bound the rise.
+        }
+    }
 }

@@ -81,6 +81,7 @@ internal sealed partial class RouterConnection
     {
         RouterLog.InvalidMessage(_logger, ConnectionId, error.Code, error.Detail);
         Interlocked.Increment(ref _router.Counters.Errors);
+        _penaltyMs = Math.Min(_penaltyMs + InvalidMessagePenaltyMs, MaxPenaltyMs);
         var id = info.IdKind == RequestIdKind.None ? default : message[info.IdToken];
         ReplyWriter.Error(this, batch, id, error.Code, error.Message, error.Detail);
     }
