@@ -3,7 +3,8 @@
 # at once, beside 4 innocent closed-loop callers (100 B echo calls). Writes one JSON report per case here.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-dotnet build -c Release src/JsonRpc.Router benchmarks/JsonRpc.LoadTest >/dev/null
+dotnet build -c Release src/JsonRpc.Router >/dev/null
+dotnet build -c Release benchmarks/JsonRpc.LoadTest >/dev/null
 L="dotnet benchmarks/JsonRpc.LoadTest/bin/Release/net10.0/JsonRpc.LoadTest.dll"
 R=src/JsonRpc.Router/bin/Release/net10.0/JsonRpc.Router.dll
 out=benchmarks/results/hostile
