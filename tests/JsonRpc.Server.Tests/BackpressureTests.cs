@@ -99,6 +99,59 @@ public sealed class BackpressureTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task FastCaller_SlowProviderThatReads_CallerSlowedToItsPace_ProviderNeverDropped()
+    {
+        // A caller writes 16 MB of calls at once to a provider that reads and answers them at about 2,000 a second: past
+        // what the sockets buffer, the provider's queue would pass twice its 128 KB bound at once, and a provider that
+        // reads all along would be dropped. The router instead stops reading the caller while the provider is behind.
+        const int Bound = 128 * 1024;
+        await using var server = await RouterServer.StartAsync(o =>
+        {
+            o.MaxMessageSize = 64 * 1024;
+            o.MaxOutboundBufferSize = Bound;
+            o.MaxPendingCallsPerConnection = 10_000;
+            o.CallTimeout = TimeSpan.FromSeconds(60);
+        }, output);
+        await using var provider = await server.ConnectRegisteredAsync("slow-provider", "work");
+        await using var caller = await server.ConnectAsync();
+        const int Calls = 4000;
+        var payload = new string('w', 4000);
+        var requests = new StringBuilder();
+        for (var id = 1; id <= Calls; id++)
+        {
+            requests.Append(LineClient.Request(id, "work", $"[\"{payload}\"]")).Append('\n');
+        }
+
+        using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(120));
+        var serving = Task.Run(async () =>
+        {
+            for (var served = 0; served < Calls; served++)
+            {
+                var request = await provider.ReadAsync(TimeSpan.FromSeconds(60));
+                await provider.SendAsync($$"""{"jsonrpc":"2.0","id":{{request.GetProperty("id").GetRawText()}},"result":{{served}}}""");
+                if (served % 4 == 3)
+                {
+                    await Task.Delay(2, stop.Token);
+                }
+            }
+        });
+        var writing = caller.SendRawAsync(Encoding.UTF8.GetBytes(requests.ToString()));
+        var answered = new HashSet<int>();
+        for (var i = 0; i < Calls; i++)
+        {
+            var answer = await caller.ReadAsync(TimeSpan.FromSeconds(60));
+            Assert.True(answer.TryGetProperty("result", out _), $"call {i}: {answer}");
+            Assert.True(answered.Add(answer.GetProperty("id").GetInt32()));
+        }
+
+        await writing.WaitAsync(TimeSpan.FromSeconds(60));
+        await serving.WaitAsync(TimeSpan.FromSeconds(60));
+        var stats = server.Router.GetStats();
+        Assert.Equal(2, stats.Connections);
+        Assert.True(stats.ReadPauses > 0, "the caller was never paused: the test proves nothing");
+    }
+
+    [Fact]
     public async Task InvalidMessages_EachDelaysTheNextRead_AllStillAnswered()
     {
         await using var server = await RouterServer.StartAsync(configure: null, output);

@@ -17,6 +17,46 @@ internal sealed partial class RouterConnection
     // Written and read by the read loop only.
     private int _penaltyMs;
 
+    // The provider this client's last call or notification was queued for, when more than half of the provider's bound
+    // was waiting for it: the read loop waits for it to take them before reading on. Written and read by the read loop.
+    private RouterConnection? _congested;
+
+    /// <summary>
+    /// Notes that a message from this client was queued for <paramref name="provider"/>: if the provider is behind by
+    /// more than half its bound, this client's reading pauses until it catches up, so that a fast caller slows down
+    /// to its provider's pace instead of filling its queue until the router drops a provider that was reading all
+    /// along. Not for cluster links (one slow provider must not hold up a whole node's traffic) nor for a client
+    /// calling itself.
+    /// </summary>
+    private void NoteQueuedFor(RouterConnection provider)
+    {
+        if (provider != this && !IsPeer && provider.Ledger.Held > _router.Options.MaxOutboundBufferSize / 2)
+        {
+            _congested = provider;
+        }
+    }
+
+    /// <summary>
+    /// Waits until the provider this client's calls go to is down to a quarter of its bound, or gone. A provider that
+    /// takes nothing at all for the progress timeout is dropped here (its calls then fail, and this client goes on):
+    /// it may never send anything of its own, so its own read loop would never find out.
+    /// </summary>
+    private async ValueTask WaitForProviderAsync(RouterConnection provider)
+    {
+        Interlocked.Increment(ref _router.Counters.ReadPauses);
+        var resumeAt = _router.Options.MaxOutboundBufferSize / 4;
+        while (provider.Ledger.Held > resumeAt && !provider.IsClosing && !IsClosing)
+        {
+            if (provider._outbound.IsStalled(Environment.TickCount64))
+            {
+                provider.Close(CloseReason.OutboundLimitExceeded);
+                return;
+            }
+
+            await Task.Delay(PausePollMs).ConfigureAwait(false);
+        }
+    }
+
     /// <summary>Waits out the penalty the last read's invalid messages earned, if any.</summary>
     private ValueTask ServePenaltyAsync()
     {

@@ -187,6 +187,7 @@ internal sealed partial class RouterConnection
 
         Interlocked.Increment(ref _router.Counters.CallsRouted);
         provider.Send(forwarded); // if the provider is gone, its cleanup fails the call
+        NoteQueuedFor(provider);
     }
 
     private void HandleNotification(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> method)
@@ -273,6 +274,7 @@ internal sealed partial class RouterConnection
         {
             provider.Send(ReplyWriter.Copy(message));
             Interlocked.Increment(ref counters.NotificationsRouted);
+            NoteQueuedFor(provider);
         }
 
         var subscribers = route.Subscribers;

@@ -14,6 +14,12 @@ internal sealed partial class RouterConnection
         while (true)
         {
             await ServePenaltyAsync().ConfigureAwait(false);
+            if (_congested is { } congested)
+            {
+                _congested = null;
+                await WaitForProviderAsync(congested).ConfigureAwait(false);
+            }
+
             if (MustPauseReading && !await WaitForRoomAsync().ConfigureAwait(false))
             {
                 Close(CloseReason.OutboundLimitExceeded); // it does not read: dropped (a no-op when already closing)
@@ -61,11 +67,12 @@ internal sealed partial class RouterConnection
                 // The framer slices each complete message off the front and throws before buffering more than the
                 // maximum message size, so an oversized message is refused while it is still arriving. One read can
                 // hold a megabyte of calls: the loop stops early, leaving the rest in the pipe, when their answers
-                // would pile up past what the client may be owed or when it earned a pause for an invalid message.
+                // would pile up past what the client may be owed, when their provider is falling behind, or when it
+                // earned a pause for an invalid message.
                 while (!IsClosing && framer.TryReadMessage(ref buffer, out var message))
                 {
                     HandleFrame(message);
-                    if (_penaltyMs > 0 || MustPauseReading)
+                    if (_penaltyMs > 0 || _congested is not null || MustPauseReading)
                     {
                         stoppedEarly = true;
                         break;
