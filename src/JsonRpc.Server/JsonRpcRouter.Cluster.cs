@@ -86,7 +86,8 @@ public sealed partial class JsonRpcRouter
             {
                 var owner = connection.OwnerKey;
                 var exclusive = connection.Provided.FindAll(r => r.ExclusiveOwner == owner).ConvertAll(static r => r.Name);
-                clients.Add(new LocalClient(name, owner, Names(connection.Provided), Names(connection.Subscribed), [.. exclusive]));
+                clients.Add(new LocalClient(name, owner, Names(connection.Provided), Names(connection.Subscribed), [.. exclusive],
+                    new Dictionary<string, byte[]>(connection.Descriptions, StringComparer.Ordinal)));
             }
         }
 

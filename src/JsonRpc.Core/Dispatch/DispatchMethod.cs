@@ -9,6 +9,12 @@ internal abstract class DispatchMethod(string name)
 {
     public string Name { get; } = name;
 
+    /// <summary>What it takes and returns, for its OpenRPC description (<c>rpc.discover</c>).</summary>
+    public MethodShape Shape { get; init; } = MethodShape.Raw;
+
+    /// <summary>The OpenRPC summary and description its owner gave it (<see cref="JsonRpcDispatcher.Describe"/>).</summary>
+    public (string? Summary, string? Description) Texts { get; set; }
+
     /// <summary>
     /// Runs the method. For a request (<paramref name="id"/> not None) writes the whole response or error message
     /// into <paramref name="output"/>; for a notification writes nothing. Never throws for handler or binding failures.
