@@ -3,7 +3,8 @@ using JsonRpc.Server;
 using Microsoft.Extensions.Options;
 
 // The standalone JSON-RPC router: `dotnet run --project src/JsonRpc.Router` serves tcp://127.0.0.1:8080; with
-// `--http_port 8081` also /rpc (WebSocket and POST), /healthz and the dashboard on http://127.0.0.1:8081/; with
+// `--http_port 8081` also /rpc (WebSocket and POST), /healthz, /metrics (Prometheus) and the dashboard on
+// http://127.0.0.1:8081/; with
 // `--nats_url nats://127.0.0.1:4222` it joins the other routers on that NATS as one cluster.
 // Settings: appsettings.json's "JsonRpcRouter" section, JsonRpcRouter__* environment variables, and the command line
 // (`--port 9000`, `--call_timeout_ms 5000`, or `--JsonRpcRouter:Port=9000`); `--help` lists them. Ctrl+C shuts down
@@ -36,6 +37,7 @@ try
         app.MapJsonRpcRouter("/rpc");
         app.MapJsonRpcDashboard("/", "/rpc");
         app.MapGet("/healthz", HealthCheck.WriteAsync);
+        app.MapJsonRpcMetrics("/metrics");
     }
 
     app.Lifetime.ApplicationStarted.Register(() => ListeningLog.Write(app.Logger, app.Services.GetRequiredService<JsonRpcRouterListeners>()));

@@ -25,7 +25,7 @@ internal static class RouterCommandLine
     [
         new("host", nameof(JsonRpcRouterOptions.Host), "<address>", Defaults.Host, "Address to listen on: an IP address, localhost, or * for every interface."),
         new("port", nameof(JsonRpcRouterOptions.Port), "<port>", Number(Defaults.Port), "TCP port for JSON-RPC (newline-delimited or Content-Length framed); 0 picks a free one."),
-        new("http_port", nameof(JsonRpcRouterOptions.HttpPort), "<port>", "off", "HTTP port: /rpc (WebSocket and POST), /healthz, and the dashboard at /; 0 picks a free one."),
+        new("http_port", nameof(JsonRpcRouterOptions.HttpPort), "<port>", "off", "HTTP port: /rpc (WebSocket and POST), /healthz, /metrics (Prometheus), and the dashboard at /; 0 picks a free one."),
         new("keepalive_timeout_ms", nameof(JsonRpcRouterOptions.KeepAliveTimeout), "<ms>", Ms(Defaults.KeepAliveTimeout), "Close a connection silent this long; 0 disables."),
         new("registration_timeout_ms", nameof(JsonRpcRouterOptions.RegistrationTimeout), "<ms>", Ms(Defaults.RegistrationTimeout), "With require_registration, close a connection not registered within this time."),
         new("require_registration", nameof(JsonRpcRouterOptions.RequireRegistration), "[true|false]", "false", "Connections must call register_client before anything else."),
