@@ -38,6 +38,7 @@ internal sealed class DispatchMethod<TArgs, TResult>(
         }
         catch (Exception ex) when (ex is JsonException or ParamsBindingException or NotSupportedException or InvalidOperationException or ArgumentException)
         {
+            JsonRpcDispatcher.TraceError(JsonRpcErrorCodes.InvalidParams, "Invalid params");
             if (!id.IsNone)
             {
                 DispatchWriter.WriteError(output, id, JsonRpcErrorCodes.InvalidParams, "Invalid params", DispatchWriter.Detail(ex.Message));
@@ -92,6 +93,14 @@ internal sealed class DispatchMethod<TArgs, TResult>(
 
     private static void WriteFailure(RequestId id, Exception exception, IBufferWriter<byte> output, JsonRpcDispatcherOptions options)
     {
+        JsonRpcDispatcher.TraceError(
+            exception switch
+            {
+                JsonRpcMethodException method => method.Code,
+                OperationCanceledException => JsonRpcDispatcher.RequestCancelled,
+                _ => JsonRpcErrorCodes.InternalError,
+            },
+            exception.Message);
         if (id.IsNone)
         {
             return; // a notification has no one to tell
