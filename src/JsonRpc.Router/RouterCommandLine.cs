@@ -58,11 +58,14 @@ internal static class RouterCommandLine
         new("nats_tls_ca_file", nameof(JsonRpcClusterOptions.NatsTlsCaFile), "<file>", "none", "CA certificate that NATS's certificate must chain to."),
         new("nats_tls_cert_file", nameof(JsonRpcClusterOptions.NatsTlsCertFile), "<file>", "none", "Client certificate for NATS (PEM)."),
         new("nats_tls_key_file", nameof(JsonRpcClusterOptions.NatsTlsKeyFile), "<file>", "none", "Key of the client certificate for NATS (PEM)."),
+        new("otlp_endpoint", "OtlpEndpoint", "<url>", "none (no export)", "Send traces and metrics over OTLP to this collector (http://host:4317 for gRPC, http://host:4318 for HTTP)."),
+        new("otlp_protocol", "OtlpProtocol", "grpc|http/protobuf", "grpc", "The OTLP transport."),
+        new("otlp_interval_ms", "OtlpIntervalMs", "<ms>", "60000", "How often metrics are exported over OTLP."),
     ];
 
     /// <summary>The snake_case switches of the router and of the cluster, for <c>AddCommandLine</c>.</summary>
     public static IDictionary<string, string> SwitchMappings { get; } = JsonRpcRouterConfiguration.CommandLineSwitchMappings
-        .Concat(JsonRpcClusterConfiguration.CommandLineSwitchMappings).ToDictionary(StringComparer.OrdinalIgnoreCase);
+        .Concat(JsonRpcClusterConfiguration.CommandLineSwitchMappings).Concat(RouterTelemetry.SwitchMappings).ToDictionary(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>
     /// Checks <paramref name="args"/>: returns an exit code when the process should stop here (after --help, or on a
