@@ -28,7 +28,8 @@ public sealed partial class JsonRpcDispatcher
     /// Schema that <see cref="System.Text.Json.Schema.JsonSchemaExporter"/> makes of the handler's
     /// <see cref="System.Text.Json.Serialization.Metadata.JsonTypeInfo"/> (so source-generated metadata describes itself,
     /// also trimmed and AOT). <c>paramStructure</c> is <c>either</c> for methods added with param names,
-    /// <c>by-name</c> for a whole params object, <c>by-position</c> for a whole params array; a method added with
+    /// <c>by-name</c> for a whole params object, <c>by-position</c> for a whole params array (one descriptor,
+    /// marked <c>"x-whole-params": true</c>, stands for the whole array: OpenRPC has no variadic params); a method added with
     /// <see cref="AddNotification{TParams}"/> has no result; one added with <see cref="AddRaw"/> has no params and any result.
     /// </summary>
     public JsonObject? GetDescription(string method)

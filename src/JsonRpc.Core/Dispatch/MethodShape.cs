@@ -97,8 +97,11 @@ internal sealed class MethodShape
             }
             else
             {
-                // An array or list binds by position: one item per param, described as a whole.
-                parameters.Add((JsonNode)Descriptor("params", schema, required: true));
+                // An array or list binds by position, any number of items: OpenRPC has no variadic params, so one
+                // descriptor stands for the whole params value, marked so (the dashboard sends its value as the params).
+                var whole = Descriptor("params", schema, required: true);
+                whole["x-whole-params"] = true;
+                parameters.Add((JsonNode)whole);
                 method["paramStructure"] = "by-position";
             }
         }

@@ -49,6 +49,7 @@ public sealed class DescriptionTests
         var sum = Parse(dispatcher.GetDescription("sum")!.ToJsonString());
         Assert.Equal("by-position", sum.GetProperty("paramStructure").GetString());
         Assert.Equal("""{"type":"array","items":{"type":"integer"}}""", sum.GetProperty("params")[0].GetProperty("schema").GetRawText());
+        Assert.True(sum.GetProperty("params")[0].GetProperty("x-whole-params").GetBoolean());
         Assert.False(Parse(dispatcher.GetDescription("log")!.ToJsonString()).TryGetProperty("result", out _));
         var echo = Parse(dispatcher.GetDescription("echo")!.ToJsonString());
         Assert.Equal(0, echo.GetProperty("params").GetArrayLength());
