@@ -5,7 +5,7 @@ using JsonRpc.Server.Tests.Infrastructure;
 namespace JsonRpc.Server.Tests;
 
 /// <summary><c>rpc.discover</c>: the router's OpenRPC document, and descriptions given with <c>register_method</c>.</summary>
-public sealed partial class DiscoveryTests
+public sealed partial class DiscoveryTests(ITestOutputHelper output)
 {
     [JsonSerializable(typeof(int[]))]
     [JsonSerializable(typeof(int))]
@@ -131,6 +131,24 @@ public sealed partial class DiscoveryTests
         await using var provider = await server.ConnectAsync();
         await provider.RegisterAsync("p");
         Answer.IsError(await provider.CallAsync("register_method", """{"method":"rpc.discover"}"""), RouterErrorCodes.MethodReserved);
+    }
+
+    [Fact]
+    public async Task Discover_UnderSecurity_NeedsAnIdentity_AndListsOnlyWhatItMayCall()
+    {
+        await using var server = await SecurityKit.StartAsync(SecurityKit.Teams(), output);
+        await using var beta = await server.ConnectAsAsync("beta-token", "beta", "beta.1");
+        await beta.ProvideAsync("beta.echo");
+        await beta.ProvideAsync("beta.secret");
+        await using var alpha = await server.ConnectAsAsync("alpha-token", "alpha", "alpha.1");
+        await using var stranger = await server.ConnectAsync();
+
+        SecurityKit.IsRefusal(await stranger.CallAsync("rpc.discover"), RouterErrorCodes.NotAuthenticated, "not_authenticated", "method", "rpc.discover", identity: null);
+        var names = (await alpha.CallAsync("rpc.discover")).GetProperty("result").GetProperty("methods").EnumerateArray()
+            .Select(m => m.GetProperty("name").GetString()).ToArray();
+        Assert.Contains("beta.echo", names);
+        Assert.DoesNotContain("beta.secret", names);
+        Assert.Contains("register_method", names);
     }
 
     internal static async Task<JsonElement?> MethodAsync(LineClient client, string name)

@@ -51,6 +51,28 @@ public sealed partial class MetricsTests(ITestOutputHelper output)
         }
     }
 
+    [Fact]
+    public async Task Metrics_TwoRoutersInOneProcess_EachServesItsOwnCounters()
+    {
+        await using var first = await RouterHost.StartAsync(http: true);
+        await using var second = await RouterHost.StartAsync(http: true);
+        await using var provider = await JsonRpcClient.ConnectAsync("127.0.0.1", first.Port).Within();
+        provider.AddMethod("echo", (Func<int, int>)(x => x));
+        await provider.RegisterAsync("echoer").Within();
+        await using var caller = await JsonRpcClient.ConnectAsync("127.0.0.1", first.Port).Within();
+        for (var i = 0; i < 3; i++)
+        {
+            Assert.Equal(i, await caller.CallAsync<int>("echo", new object[] { i }).Within());
+        }
+
+        using var http = new HttpClient { Timeout = Bounded.Timeout };
+        var one = (await http.GetStringAsync(new Uri($"http://127.0.0.1:{first.HttpPort}/metrics")).Within()).Split('\n');
+        var two = (await http.GetStringAsync(new Uri($"http://127.0.0.1:{second.HttpPort}/metrics")).Within()).Split('\n');
+        Assert.Contains("jsonrpc_router_calls_routed_total 3", one);
+        Assert.Contains("jsonrpc_router_calls_routed_total 0", two);
+        Assert.Single(one, l => l.StartsWith("# TYPE jsonrpc_router_calls_routed_total ", StringComparison.Ordinal));
+    }
+
     [GeneratedRegex("""^[a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*")*\})? (\S+)$""")]
     private static partial Regex SampleLine();
 

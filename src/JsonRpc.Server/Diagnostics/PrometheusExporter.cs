@@ -25,11 +25,17 @@ internal sealed class PrometheusExporter : IDisposable
     private readonly Lock _scrape = new();
     private readonly List<InstrumentState> _instruments = [];
 
-    public PrometheusExporter()
+    /// <param name="meterFactory">
+    /// The app's meter factory: only the meters it made are served (other routers in the same process, with meters of
+    /// the same names, have their own); without one, every <c>JsonRpc.*</c> meter of the process.
+    /// </param>
+    public PrometheusExporter(IMeterFactory? meterFactory = null)
     {
         _listener.InstrumentPublished = (instrument, listener) =>
         {
-            if (instrument.Meter.Name == "JsonRpc" || instrument.Meter.Name.StartsWith("JsonRpc.", StringComparison.Ordinal))
+            var meter = instrument.Meter;
+            if ((meter.Name == "JsonRpc" || meter.Name.StartsWith("JsonRpc.", StringComparison.Ordinal))
+                && (meterFactory is null || ReferenceEquals(meter.Scope, meterFactory)))
             {
                 var state = new InstrumentState(instrument);
                 lock (_instruments)
@@ -74,7 +80,7 @@ internal sealed class PrometheusExporter : IDisposable
             var written = new HashSet<string>(StringComparer.Ordinal);
             foreach (var instrument in instruments.OrderBy(static i => i.Name, StringComparer.Ordinal))
             {
-                // Two meters of the same name (two routers in one process) would repeat a family: the first one wins.
+                // Two meters of the same name made by one factory would repeat a family: the first one wins.
                 if (written.Add(instrument.Name))
                 {
                     instrument.WriteTo(text);
