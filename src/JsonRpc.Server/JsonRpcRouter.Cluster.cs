@@ -12,6 +12,9 @@ public sealed partial class JsonRpcRouter
     internal IRouterCluster? Cluster { get; set; }
 
     // Under the registry lock, or anywhere: only signals.
+    /// <summary>A connection's method descriptions changed while its registrations did not: announce it again.</summary>
+    internal void DescriptionsChanged(RouterConnection connection) => ClusterRegistryChanged(connection);
+
     private void ClusterRegistryChanged(RouterConnection connection)
     {
         if (!connection.IsPeer)

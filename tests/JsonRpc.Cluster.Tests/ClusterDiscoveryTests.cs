@@ -35,6 +35,20 @@ public sealed class ClusterDiscoveryTests(ITestOutputHelper output)
         Assert.NotNull(await MethodAsync(caller, "register_method"));
     }
 
+    [NatsFact]
+    public async Task RegisterMethodAgain_WithANewDescription_OtherNodeShowsIt()
+    {
+        await using var cluster = await ClusterNodes.StartAsync(2, output);
+        await using var provider = await cluster.ConnectRegisteredAsync(0, "p", "m");
+        await cluster.KnowsMethodAsync(1, "m");
+        await using var caller = await cluster.ConnectAsync(1);
+
+        Answer.IsResult(await provider.CallAsync("register_method", """{"method":"m","description":{"summary":"now described","params":[]}}"""), "true");
+        await Eventually.TrueAsync(async ValueTask<bool> () =>
+            (await MethodAsync(caller, "m")) is { } m && m.TryGetProperty("summary", out var summary) && summary.GetString() == "now described",
+            "node 1 shows the new description", TimeSpan.FromSeconds(10));
+    }
+
     private static async Task<JsonElement?> MethodAsync(LineClient client, string name)
     {
         var document = (await client.CallAsync("rpc.discover")).GetProperty("result");

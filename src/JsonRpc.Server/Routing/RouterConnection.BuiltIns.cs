@@ -217,6 +217,7 @@ internal sealed partial class RouterConnection
                         return;
                 }
 
+                DescriptionReplaced(previous, description);
                 RouterLog.MethodRegistered(_logger, Name, name!);
                 call.Result(true);
                 return;

@@ -75,6 +75,18 @@ internal sealed partial class RouterConnection
                 && descriptor.TryGetProperty("schema"u8, out var schema) && schema.ValueKind is JsonValueKind.Object or JsonValueKind.True or JsonValueKind.False;
     }
 
+    /// <summary>
+    /// A method registered with another description than it had: when it was registered already the registry did not
+    /// change, so the cluster is told here (the other nodes show the new description; announcements coalesce).
+    /// </summary>
+    private void DescriptionReplaced(byte[]? previous, byte[]? description)
+    {
+        if (previous is null ? description is not null : description is null || !previous.AsSpan().SequenceEqual(description))
+        {
+            _router.DescriptionsChanged(this);
+        }
+    }
+
     /// <summary>Sets (or, with null, removes) a method's description; returns the one it replaces.</summary>
     private byte[]? SetDescription(string method, byte[]? description)
     {
