@@ -297,10 +297,21 @@ public sealed partial class JsonRpcClient
         }
     }
 
+    // The router refuses larger descriptions (-32602); a method whose types make one is registered without it.
+    private const int MaxDescriptionBytes = 32 * 1024;
+
     /// <summary><c>register_method</c> with the method's OpenRPC description (see <see cref="DescribeMethod"/>).</summary>
     private ValueTask<bool> RegisterMethodAsync(ClientConnection? connection, JsonRpcDispatcher dispatcher, string method, CancellationToken cancellationToken)
-        => InvokeCoreAsync<RegisterMethodParams, bool, IgnoredResult>(
-            connection, RouterMethods.RegisterMethod, new RegisterMethodParams(method, dispatcher.GetDescription(method)), default, cancellationToken);
+    {
+        var description = dispatcher.GetDescription(method);
+        if (description is not null && System.Text.Encoding.UTF8.GetByteCount(description.ToJsonString()) > MaxDescriptionBytes)
+        {
+            description = null;
+        }
+
+        return InvokeCoreAsync<RegisterMethodParams, bool, IgnoredResult>(
+            connection, RouterMethods.RegisterMethod, new RegisterMethodParams(method, description), default, cancellationToken);
+    }
 
     /// <summary>
     /// Gives a served method the summary and description that its OpenRPC description carries; its params and result

@@ -57,7 +57,7 @@ internal static class RouterTelemetry
             throw new InvalidOperationException($"otlp_interval_ms: '{intervalText}' is not a number of milliseconds of at least 100.");
         }
 
-        var node = builder.Configuration["JsonRpcCluster:NodeName"] ?? builder.Configuration["JsonRpcRouter:node_name"];
+        var node = Read(section, "NodeName", "node_name"); // the cluster's node name, when there is one
         builder.Services.AddOpenTelemetry()
             .ConfigureResource(resource => resource.AddService(ServiceName, serviceInstanceId: node, autoGenerateServiceInstanceId: node is null))
             .WithTracing(tracing => tracing
