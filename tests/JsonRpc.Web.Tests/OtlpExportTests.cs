@@ -1,9 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using System.Globalization;
 using System.Net;
-using System.Text;
-using System.Text.RegularExpressions;
 using JsonRpc.Client;
 using JsonRpc.Web.Tests.Infrastructure;
 using Microsoft.AspNetCore.Builder;
@@ -17,11 +14,8 @@ using Microsoft.Extensions.Logging;
 namespace JsonRpc.Web.Tests;
 
 /// <summary><c>--otlp_endpoint</c>: the standalone router sends its spans and metrics over OTLP/HTTP to a receiver here.</summary>
-public sealed partial class OtlpExportTests(ITestOutputHelper output)
+public sealed class OtlpExportTests(ITestOutputHelper output)
 {
-    [GeneratedRegex(@"listening on tcp://127\.0\.0\.1:(\d+)")]
-    private static partial Regex TcpLine();
-
     [Fact]
     public async Task OtlpEndpoint_RouterSendsItsSpanOfTheCallerTrace_AndItsMetrics()
     {
