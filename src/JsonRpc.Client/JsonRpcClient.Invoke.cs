@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
 using JsonRpc.Client.Internal;
@@ -54,12 +55,13 @@ public sealed partial class JsonRpcClient
         connection ??= CurrentConnection() ?? await WaitForConnectionAsync(cancellationToken).ConfigureAwait(false);
         var call = _calls.Rent(method, connection, Deadline());
         var registration = default(CancellationTokenRegistration);
+        using var activity = ClientTracing.IsEnabled ? ClientTracing.Start(method, call.Id) : null;
         try
         {
             var buffer = MessageBuffer.Rent();
             try
             {
-                MessageEncoder.WriteCall(buffer, call.Id, method, @params);
+                MessageEncoder.WriteCall(buffer, call.Id, method, @params, activity ?? Activity.Current);
                 await connection.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
                 if (cancellationToken.CanBeCanceled)
                 {
@@ -89,6 +91,11 @@ public sealed partial class JsonRpcClient
         {
             await call.AsValueTask().ConfigureAwait(false);
             await registration.DisposeAsync().ConfigureAwait(false);
+            if (activity is not null)
+            {
+                ClientTracing.Ended(activity, call);
+            }
+
             return GetResult<TResult, TReader>(call, reader, cancellationToken);
         }
         finally
@@ -105,10 +112,11 @@ public sealed partial class JsonRpcClient
         ArgumentNullException.ThrowIfNull(method);
         cancellationToken.ThrowIfCancellationRequested();
         var connection = CurrentConnection() ?? await WaitForConnectionAsync(cancellationToken).ConfigureAwait(false);
+        using var activity = ClientTracing.IsEnabled ? ClientTracing.Start(method, 0) : null;
         var buffer = MessageBuffer.Rent();
         try
         {
-            MessageEncoder.WriteCall(buffer, 0, method, @params);
+            MessageEncoder.WriteCall(buffer, 0, method, @params, activity ?? Activity.Current);
             await connection.WriteAsync(buffer.WrittenMemory, cancellationToken).ConfigureAwait(false);
         }
         finally

@@ -76,7 +76,7 @@ public sealed partial class JsonRpcClient
                     continue;
                 }
 
-                await CallBuiltInAsync(null, RouterMethods.RegisterMethod, NamedStringParams.Method, method, cancellationToken).ConfigureAwait(false);
+                await RegisterMethodAsync(null, dispatcher, method, cancellationToken).ConfigureAwait(false);
                 _announced[method] = true;
             }
         }
@@ -297,6 +297,45 @@ public sealed partial class JsonRpcClient
         }
     }
 
+    // The router refuses larger descriptions (-32602); a method whose types make one is registered without it.
+    private const int MaxDescriptionBytes = 32 * 1024;
+
+    /// <summary><c>register_method</c> with the method's OpenRPC description (see <see cref="DescribeMethod"/>).</summary>
+    private ValueTask<bool> RegisterMethodAsync(ClientConnection? connection, JsonRpcDispatcher dispatcher, string method, CancellationToken cancellationToken)
+    {
+        var description = dispatcher.GetDescription(method);
+        if (description is not null && System.Text.Encoding.UTF8.GetByteCount(description.ToJsonString()) > MaxDescriptionBytes)
+        {
+            description = null;
+        }
+
+        return InvokeCoreAsync<RegisterMethodParams, bool, IgnoredResult>(
+            connection, RouterMethods.RegisterMethod, new RegisterMethodParams(method, description), default, cancellationToken);
+    }
+
+    /// <summary>
+    /// Gives a served method the summary and description that its OpenRPC description carries; its params and result
+    /// schemas are made from the handler's types (<see cref="JsonRpcDispatcher.GetDescription"/>). The description goes
+    /// to the router with <c>register_method</c> (again, if the method was announced already), and <c>rpc.discover</c>
+    /// shows it.
+    /// </summary>
+    /// <returns>False when no method of that name is served.</returns>
+    public bool DescribeMethod(string method, string? summary, string? description)
+    {
+        ArgumentNullException.ThrowIfNull(method);
+        if (_dispatcher is not { } dispatcher || !dispatcher.Describe(method, summary, description))
+        {
+            return false;
+        }
+
+        if (_announced.TryRemove(method, out _))
+        {
+            _ = AnnounceInBackgroundAsync(method);
+        }
+
+        return true;
+    }
+
     /// <summary>Runs a router built-in method that takes one named string, e.g. <c>subscribe {"event": …}</c>.</summary>
     private ValueTask<bool> CallBuiltInAsync(ClientConnection? connection, string method, System.Text.Json.JsonEncodedText key, string value, CancellationToken cancellationToken)
         => InvokeCoreAsync<NamedStringParams, bool, IgnoredResult>(connection, method, new NamedStringParams(key, value), default, cancellationToken);
@@ -335,7 +374,7 @@ public sealed partial class JsonRpcClient
                 connection, RouterMethods.RegisterClient, new RegisterParams(name, _options.AccessToken), default, cancellationToken).ConfigureAwait(false);
             foreach (var method in Methods)
             {
-                await CallBuiltInAsync(connection, RouterMethods.RegisterMethod, NamedStringParams.Method, method, cancellationToken).ConfigureAwait(false);
+                await RegisterMethodAsync(connection, Dispatcher, method, cancellationToken).ConfigureAwait(false);
                 _announced[method] = true;
                 methods++;
             }

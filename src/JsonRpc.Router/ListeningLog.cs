@@ -17,7 +17,7 @@ internal static partial class ListeningLog
         {
             var authority = Format(http);
             var (web, socket) = listeners.Tls ? ("https://", "wss://") : ("http://", "ws://");
-            Http(logger, $"{web}{authority}/rpc", $"{socket}{authority}/rpc", $"{web}{authority}/", $"{web}{authority}/healthz");
+            Http(logger, $"{web}{authority}/rpc", $"{socket}{authority}/rpc", $"{web}{authority}/", $"{web}{authority}/healthz", $"{web}{authority}/metrics");
         }
 
         Ready(logger);
@@ -28,8 +28,8 @@ internal static partial class ListeningLog
     [LoggerMessage(1, LogLevel.Information, "JSON-RPC router listening on {Endpoint}")]
     private static partial void Tcp(ILogger logger, string endpoint);
 
-    [LoggerMessage(2, LogLevel.Information, "JSON-RPC router listening on {Post} (HTTP POST) and {WebSocket} (WebSocket); dashboard {Dashboard}, health {Health}")]
-    private static partial void Http(ILogger logger, string post, string webSocket, string dashboard, string health);
+    [LoggerMessage(2, LogLevel.Information, "JSON-RPC router listening on {Post} (HTTP POST) and {WebSocket} (WebSocket); dashboard {Dashboard}, health {Health}, metrics {Metrics}")]
+    private static partial void Http(ILogger logger, string post, string webSocket, string dashboard, string health, string metrics);
 
     [LoggerMessage(3, LogLevel.Information, "Press Ctrl+C to stop.")]
     private static partial void Ready(ILogger logger);

@@ -3,8 +3,10 @@ using JsonRpc.Server;
 using Microsoft.Extensions.Options;
 
 // The standalone JSON-RPC router: `dotnet run --project src/JsonRpc.Router` serves tcp://127.0.0.1:8080; with
-// `--http_port 8081` also /rpc (WebSocket and POST), /healthz and the dashboard on http://127.0.0.1:8081/; with
-// `--nats_url nats://127.0.0.1:4222` it joins the other routers on that NATS as one cluster.
+// `--http_port 8081` also /rpc (WebSocket and POST), /healthz, /metrics (Prometheus) and the dashboard on
+// http://127.0.0.1:8081/; with
+// `--nats_url nats://127.0.0.1:4222` it joins the other routers on that NATS as one cluster; with
+// `--otlp_endpoint http://127.0.0.1:4317` it sends its traces and metrics over OTLP.
 // Settings: appsettings.json's "JsonRpcRouter" section, JsonRpcRouter__* environment variables, and the command line
 // (`--port 9000`, `--call_timeout_ms 5000`, or `--JsonRpcRouter:Port=9000`); `--help` lists them. Ctrl+C shuts down
 // gracefully. The content root is the app's own folder, so its appsettings.json is found whatever the working
@@ -27,6 +29,7 @@ try
     builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
     builder.Services.AddJsonRpcRouter();
     builder.Services.AddJsonRpcCluster(); // joins a cluster only when --nats_url (NatsUrl) is set
+    RouterTelemetry.Add(builder);         // traces and metrics over OTLP only when --otlp_endpoint is set
     builder.WebHost.ConfigureKestrel(kestrel => kestrel.ListenJsonRpcRouter());
 
     var app = builder.Build();
@@ -36,6 +39,7 @@ try
         app.MapJsonRpcRouter("/rpc");
         app.MapJsonRpcDashboard("/", "/rpc");
         app.MapGet("/healthz", HealthCheck.WriteAsync);
+        app.MapJsonRpcMetrics("/metrics");
     }
 
     app.Lifetime.ApplicationStarted.Register(() => ListeningLog.Write(app.Logger, app.Services.GetRequiredService<JsonRpcRouterListeners>()));

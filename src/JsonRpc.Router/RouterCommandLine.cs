@@ -25,7 +25,7 @@ internal static class RouterCommandLine
     [
         new("host", nameof(JsonRpcRouterOptions.Host), "<address>", Defaults.Host, "Address to listen on: an IP address, localhost, or * for every interface."),
         new("port", nameof(JsonRpcRouterOptions.Port), "<port>", Number(Defaults.Port), "TCP port for JSON-RPC (newline-delimited or Content-Length framed); 0 picks a free one."),
-        new("http_port", nameof(JsonRpcRouterOptions.HttpPort), "<port>", "off", "HTTP port: /rpc (WebSocket and POST), /healthz, and the dashboard at /; 0 picks a free one."),
+        new("http_port", nameof(JsonRpcRouterOptions.HttpPort), "<port>", "off", "HTTP port: /rpc (WebSocket and POST), /healthz, /metrics (Prometheus), and the dashboard at /; 0 picks a free one."),
         new("keepalive_timeout_ms", nameof(JsonRpcRouterOptions.KeepAliveTimeout), "<ms>", Ms(Defaults.KeepAliveTimeout), "Close a connection silent this long; 0 disables."),
         new("registration_timeout_ms", nameof(JsonRpcRouterOptions.RegistrationTimeout), "<ms>", Ms(Defaults.RegistrationTimeout), "With require_registration, close a connection not registered within this time."),
         new("require_registration", nameof(JsonRpcRouterOptions.RequireRegistration), "[true|false]", "false", "Connections must call register_client before anything else."),
@@ -58,11 +58,14 @@ internal static class RouterCommandLine
         new("nats_tls_ca_file", nameof(JsonRpcClusterOptions.NatsTlsCaFile), "<file>", "none", "CA certificate that NATS's certificate must chain to."),
         new("nats_tls_cert_file", nameof(JsonRpcClusterOptions.NatsTlsCertFile), "<file>", "none", "Client certificate for NATS (PEM)."),
         new("nats_tls_key_file", nameof(JsonRpcClusterOptions.NatsTlsKeyFile), "<file>", "none", "Key of the client certificate for NATS (PEM)."),
+        new("otlp_endpoint", "OtlpEndpoint", "<url>", "none (no export)", "Send traces and metrics over OTLP to this collector (http://host:4317 for gRPC, http://host:4318 for HTTP)."),
+        new("otlp_protocol", "OtlpProtocol", "grpc|http/protobuf", "grpc", "The OTLP transport."),
+        new("otlp_interval_ms", "OtlpIntervalMs", "<ms>", "60000", "How often metrics are exported over OTLP."),
     ];
 
     /// <summary>The snake_case switches of the router and of the cluster, for <c>AddCommandLine</c>.</summary>
     public static IDictionary<string, string> SwitchMappings { get; } = JsonRpcRouterConfiguration.CommandLineSwitchMappings
-        .Concat(JsonRpcClusterConfiguration.CommandLineSwitchMappings).ToDictionary(StringComparer.OrdinalIgnoreCase);
+        .Concat(JsonRpcClusterConfiguration.CommandLineSwitchMappings).Concat(RouterTelemetry.SwitchMappings).ToDictionary(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>
     /// Checks <paramref name="args"/>: returns an exit code when the process should stop here (after --help, or on a

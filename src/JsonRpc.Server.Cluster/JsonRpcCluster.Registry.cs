@@ -15,6 +15,7 @@ public sealed partial class JsonRpcCluster
     private readonly ConcurrentDictionary<string, long> _localSince = new(StringComparer.Ordinal);
     private long _version;
     private byte[] _lastClients = [];
+    private static readonly Dictionary<string, byte[]> EmptyDescriptions = [];
 
     /// <summary>Asks the announcing loop to publish this node's registry (coalesced; never blocks).</summary>
     private void RequestAnnounce()
@@ -76,7 +77,7 @@ public sealed partial class JsonRpcCluster
         var buffer = new ArrayBufferWriter<byte>(256);
         using var w = new Utf8JsonWriter(buffer);
         w.WriteStartArray();
-        foreach (var (name, owner, methods, events, exclusive) in clients)
+        foreach (var (name, owner, methods, events, exclusive, descriptions) in clients)
         {
             names.Add(name);
             var since = _localSince.GetOrAdd(name, now);
@@ -96,6 +97,19 @@ public sealed partial class JsonRpcCluster
             // Connection owners are only unique on their node.
             w.WriteString("owner"u8, owner.StartsWith("connection:", StringComparison.Ordinal) ? owner + "@" + NodeName : owner);
             WriteArray(w, "exclusive"u8, exclusive);
+            if (descriptions.Count > 0)
+            {
+                // Each as its provider sent it (a JSON object, checked at registration).
+                w.WriteStartObject("descriptions"u8);
+                foreach (var (method, description) in descriptions)
+                {
+                    w.WritePropertyName(method);
+                    w.WriteRawValue(description, skipInputValidation: true);
+                }
+
+                w.WriteEndObject();
+            }
+
             w.WriteEndObject();
         }
 
@@ -313,7 +327,8 @@ public sealed partial class JsonRpcCluster
                 name,
                 item.GetProperty("since"u8).GetInt64(),
                 Strings(item.GetProperty("methods"u8)),
-                Strings(item.GetProperty("events"u8)));
+                Strings(item.GetProperty("events"u8)),
+                item.TryGetProperty("descriptions"u8, out var d) ? Descriptions(d) : EmptyDescriptions);
             clients.Add(client);
             methods.UnionWith(client.Methods);
             events.UnionWith(client.Events);
@@ -346,6 +361,20 @@ public sealed partial class JsonRpcCluster
                 ClusterLog.NameConflict(_logger, client.Name, link.Node);
                 _router.RevokeClientName(client.Name, link.Node);
             }
+        }
+
+        static Dictionary<string, byte[]> Descriptions(JsonElement map)
+        {
+            var descriptions = new Dictionary<string, byte[]>(StringComparer.Ordinal);
+            foreach (var property in map.EnumerateObject())
+            {
+                if (property.Value.ValueKind == JsonValueKind.Object)
+                {
+                    descriptions[property.Name] = System.Text.Encoding.UTF8.GetBytes(property.Value.GetRawText());
+                }
+            }
+
+            return descriptions;
         }
 
         static string[] Strings(JsonElement array)

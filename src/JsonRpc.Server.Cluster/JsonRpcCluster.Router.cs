@@ -84,6 +84,20 @@ public sealed partial class JsonRpcCluster : IRouterCluster
         writer.WriteEndArray();
     }
 
+    void IRouterCluster.CollectProviders(string method, List<ProviderDescription> providers)
+    {
+        foreach (var link in _peers.Values)
+        {
+            foreach (var client in link.Clients)
+            {
+                if (Array.IndexOf(client.Methods, method) >= 0)
+                {
+                    providers.Add(new ProviderDescription(client.Name, link.Node, client.Descriptions.GetValueOrDefault(method)));
+                }
+            }
+        }
+    }
+
     void IRouterCluster.WriteStats(Utf8JsonWriter writer)
     {
         writer.WriteStartObject("cluster"u8);

@@ -5,4 +5,5 @@ namespace JsonRpc.Server.Cluster;
 /// <param name="Since">When the node granted the name (Unix milliseconds): the earlier claim wins a conflict.</param>
 /// <param name="Methods">The methods it provides.</param>
 /// <param name="Events">The events it subscribes to.</param>
-internal sealed record RemoteClient(string Name, long Since, string[] Methods, string[] Events);
+/// <param name="Descriptions">The OpenRPC descriptions it registered methods with, by method.</param>
+internal sealed record RemoteClient(string Name, long Since, string[] Methods, string[] Events, IReadOnlyDictionary<string, byte[]> Descriptions);

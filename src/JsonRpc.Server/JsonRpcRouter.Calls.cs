@@ -63,6 +63,11 @@ public sealed partial class JsonRpcRouter
             call.Caller.Send(ReplyWriter.Splice(answer, idToken, call.CallerId));
         }
 
+        if (call.Activity is { } activity)
+        {
+            RouterTracing.Answered(activity, answer);
+        }
+
         Release(call);
     }
 
@@ -71,6 +76,11 @@ public sealed partial class JsonRpcRouter
     {
         Interlocked.Increment(ref Counters.Errors);
         ReplyWriter.Error(call.Caller, call.Batch, call.CallerId, code, message, data, announced: true);
+        if (call.Activity is { } activity)
+        {
+            RouterTracing.Failed(activity, code, message);
+        }
+
         Release(call);
     }
 

@@ -12,6 +12,9 @@ public sealed partial class JsonRpcRouter
     internal IRouterCluster? Cluster { get; set; }
 
     // Under the registry lock, or anywhere: only signals.
+    /// <summary>A connection's method descriptions changed while its registrations did not: announce it again.</summary>
+    internal void DescriptionsChanged(RouterConnection connection) => ClusterRegistryChanged(connection);
+
     private void ClusterRegistryChanged(RouterConnection connection)
     {
         if (!connection.IsPeer)
@@ -86,7 +89,8 @@ public sealed partial class JsonRpcRouter
             {
                 var owner = connection.OwnerKey;
                 var exclusive = connection.Provided.FindAll(r => r.ExclusiveOwner == owner).ConvertAll(static r => r.Name);
-                clients.Add(new LocalClient(name, owner, Names(connection.Provided), Names(connection.Subscribed), [.. exclusive]));
+                clients.Add(new LocalClient(name, owner, Names(connection.Provided), Names(connection.Subscribed), [.. exclusive],
+                    new Dictionary<string, byte[]>(connection.Descriptions, StringComparer.Ordinal)));
             }
         }
 

@@ -44,6 +44,12 @@ public static class RouterMethods
     public const string GetServerStats = "get_server_stats";
 
     /// <summary>
+    /// <c>rpc.discover</c> (OpenRPC's discovery method): an OpenRPC document of every method reachable through the router:
+    /// its own, the host's, and every provider's on every cluster node, each with its providers' descriptions.
+    /// </summary>
+    public const string Discover = JsonRpc.Protocol.OpenRpc.DiscoverMethod;
+
+    /// <summary>
     /// <c>$/cancelRequest {"id": …}</c>, a notification: cancels the sender's own pending call of that id (as the sender
     /// wrote it). The router tells the provider holding it, under the id that provider saw, or cancels the host method's
     /// token. Sent as a request (with an id) it is answered Invalid Request (-32600). See the README.
@@ -56,6 +62,6 @@ public static class RouterMethods
     /// </summary>
     public static bool IsBuiltIn(string name)
         => name is RegisterClient or RegisterMethod or UnregisterMethod or ListMethods or ListClients
-            or Subscribe or Unsubscribe or KeepAlive or GetServerStats
+            or Subscribe or Unsubscribe or KeepAlive or GetServerStats or Discover
             || JsonRpc.Protocol.JsonRpcProtocolMethods.IsReserved(name);
 }

@@ -4,8 +4,9 @@ using System.Reflection.Emit;
 namespace JsonRpc.Core.Tests;
 
 /// <summary>
-/// The read path builds no document: no code in JsonRpc.Core touches JsonDocument, JsonElement, JsonNode or GetRawText,
-/// found by walking the IL of every method body (lambdas, iterators and local functions included).
+/// The read path builds no document: no code in JsonRpc.Core touches JsonDocument, JsonElement, JsonNode or GetRawText
+/// (but the method descriptions of rpc.discover, built on JsonSchemaExporter's JsonNode), found by walking the IL of
+/// every method body (lambdas, iterators and local functions included).
 /// </summary>
 public class ReadPathDependencyTests
 {
@@ -17,9 +18,17 @@ public class ReadPathDependencyTests
     [Fact]
     public void CoreAssembly_UsesNoDocumentTypesButTheUnreachableFallback()
     {
+        // Describing methods for rpc.discover (MethodShape, and the dispatcher's GetDescription) works on JsonNode, which
+        // is what JsonSchemaExporter gives: that code runs only when someone asks for a description, never when a
+        // message is read or dispatched. It is set aside here by name, so that nothing else hides among it.
+        var used = MethodsUsingDocumentTypes(typeof(JsonRpcMessage).Assembly);
+        used.RemoveWhere(static name => name.StartsWith("JsonRpc.Dispatch.MethodShape.", StringComparison.Ordinal)
+            || name is "JsonRpc.Dispatch.JsonRpcDispatcher.GetDescription" or "JsonRpc.Dispatch.JsonRpcDispatcher.GetDescriptions"
+                or "JsonRpc.Dispatch.JsonRpcDispatcher.DescriptionOf");
+
         // The one allowed use: Utf8JsonReaderAccess.CopyValue's fallback for a runtime that renamed Utf8JsonReader's
         // private fields, which Converter_FastPath_IsAvailableOnThisRuntime pins as unreachable here.
-        Assert.Equal(["JsonRpc.Serialization.Utf8JsonReaderAccess.CopyValue"], MethodsUsingDocumentTypes(typeof(JsonRpcMessage).Assembly));
+        Assert.Equal(["JsonRpc.Serialization.Utf8JsonReaderAccess.CopyValue"], used);
     }
 
     [Fact]

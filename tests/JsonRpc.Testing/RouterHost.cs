@@ -101,6 +101,7 @@ public sealed class RouterHost : IAsyncDisposable
         {
             app.MapJsonRpcRouter("/rpc");
             app.MapJsonRpcDashboard("/");
+            app.MapJsonRpcMetrics("/metrics");
         }
 
         try

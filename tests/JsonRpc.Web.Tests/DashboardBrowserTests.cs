@@ -84,6 +84,61 @@ public sealed class DashboardBrowserTests(ITestOutputHelper output)
         }
     }
 
+    [ChromiumFact]
+    public async Task Dashboard_ShowsTheMethodsDescription_AndBuildsTheCallFormFromItsParamsSchema()
+    {
+        await using var router = await RouterHost.StartAsync(http: true);
+        await using var provider = await JsonRpcClient.ConnectAsync("127.0.0.1", router.Port).Within();
+        provider.AddMethod("text.repeat", (Func<string, int, bool, string>)((text, times, shout) =>
+            string.Concat(Enumerable.Repeat(shout ? text.ToUpperInvariant() : text, times))));
+        Assert.True(provider.DescribeMethod("text.repeat", "Repeats a text.", "As many times as asked, loud or not."));
+        await provider.RegisterAsync("texts").Within();
+
+        using var playwright = await Playwright.CreateAsync();
+        await using var browser = await Browser.LaunchAsync(playwright);
+        var page = await browser.NewPageAsync(new BrowserNewPageOptions { ViewportSize = new ViewportSize { Width = 1280, Height = 960 } });
+        var consoleErrors = new List<string>();
+        page.Console += (_, message) =>
+        {
+            if (message.Type == "error")
+            {
+                lock (consoleErrors)
+                {
+                    consoleErrors.Add(message.Text);
+                }
+            }
+        };
+
+        await page.GotoAsync(router.DashboardUri.ToString(), new PageGotoOptions { Timeout = WaitMs });
+        var summary = page.Locator("#methods tr[data-method='text.repeat'] td.summary", new() { HasTextString = "Repeats a text." });
+        await summary.WaitForAsync(new() { Timeout = WaitMs });
+
+        // Choosing the method shows its description and one field per param, typed after its schema.
+        await page.FillAsync("#call-method", "text.repeat");
+        await page.Locator("#call-fields [data-param='times']").WaitForAsync(new() { Timeout = WaitMs });
+        Assert.Contains("As many times as asked", await page.Locator("#call-summary").InnerTextAsync());
+        Assert.Equal("number", await page.Locator("#call-fields [data-param='times']").GetAttributeAsync("type"));
+        Assert.Equal("text", await page.Locator("#call-fields [data-param='text']").GetAttributeAsync("type"));
+        Assert.Equal("select", await page.Locator("#call-fields [data-param='shout']").EvaluateAsync<string>("e => e.tagName.toLowerCase()"));
+        Assert.True(await page.Locator("#call-params-label").IsHiddenAsync());
+
+        await page.FillAsync("#call-fields [data-param='text']", "ab");
+        await page.FillAsync("#call-fields [data-param='times']", "3");
+        await page.SelectOptionAsync("#call-fields [data-param='shout']", "true");
+        await page.ClickAsync("#call-submit");
+        var result = page.Locator("#call-result[data-state='ok']");
+        await result.WaitForAsync(new() { Timeout = WaitMs });
+        Assert.Equal("\"ABABAB\"", (await result.InnerTextAsync()).Trim());
+
+        // A method without a description keeps the JSON params box.
+        await page.FillAsync("#call-method", "keepAlive-not-described");
+        await page.Locator("#call-params-label").WaitForAsync(new() { State = WaitForSelectorState.Visible, Timeout = WaitMs });
+        lock (consoleErrors)
+        {
+            Assert.Empty(consoleErrors);
+        }
+    }
+
     private const string NarrowToken = "billing-web-token-5f1e";
     private const string MonitorToken = "ops-token-9c2a";
     private const string ProviderToken = "backend-token-77d0";

@@ -14,8 +14,15 @@ internal static class MessageEncoder
     private static readonly JsonEncodedText CodeName = JsonEncodedText.Encode("code");
     private static readonly JsonEncodedText MessageName = JsonEncodedText.Encode("message");
 
-    /// <summary>Appends <c>{"jsonrpc":"2.0","id":id,"method":…,"params":…}</c>; id 0 writes a notification.</summary>
-    public static void WriteCall<TParams>(MessageBuffer buffer, long id, string method, in TParams @params)
+    private static readonly JsonEncodedText TraceParentName = JsonEncodedText.Encode("traceparent");
+    private static readonly JsonEncodedText TraceStateName = JsonEncodedText.Encode("tracestate");
+
+    /// <summary>
+    /// Appends <c>{"jsonrpc":"2.0","id":id,"method":…,"params":…}</c>; id 0 writes a notification. With
+    /// <paramref name="trace"/>, its W3C context goes as top-level <c>traceparent</c> and <c>tracestate</c> members
+    /// (StreamJsonRpc's place for them, which the router and the dispatcher read too).
+    /// </summary>
+    public static void WriteCall<TParams>(MessageBuffer buffer, long id, string method, in TParams @params, System.Diagnostics.Activity? trace = null)
         where TParams : struct, IParamsSource
     {
         var writer = buffer.JsonWriter;
@@ -24,6 +31,15 @@ internal static class MessageEncoder
         if (id != 0)
         {
             writer.WriteNumber(IdName, id);
+        }
+
+        if (trace?.Id is { } traceParent && trace.IdFormat == System.Diagnostics.ActivityIdFormat.W3C)
+        {
+            writer.WriteString(TraceParentName, traceParent);
+            if (trace.TraceStateString is { Length: > 0 } traceState)
+            {
+                writer.WriteString(TraceStateName, traceState);
+            }
         }
 
         writer.WriteString(MethodName, method);

@@ -9,6 +9,12 @@ internal abstract class DispatchMethod(string name)
 {
     public string Name { get; } = name;
 
+    /// <summary>What it takes and returns, for its OpenRPC description (<c>rpc.discover</c>).</summary>
+    public MethodShape Shape { get; init; } = MethodShape.Raw;
+
+    /// <summary>The OpenRPC summary and description its owner gave it (<see cref="JsonRpcDispatcher.Describe"/>).</summary>
+    public (string? Summary, string? Description) Texts { get; set; }
+
     /// <summary>
     /// Runs the method. For a request (<paramref name="id"/> not None) writes the whole response or error message
     /// into <paramref name="output"/>; for a notification writes nothing. Never throws for handler or binding failures.
@@ -32,6 +38,7 @@ internal sealed class DispatchMethod<TArgs, TResult>(
         }
         catch (Exception ex) when (ex is JsonException or ParamsBindingException or NotSupportedException or InvalidOperationException or ArgumentException)
         {
+            JsonRpcDispatcher.TraceError(JsonRpcErrorCodes.InvalidParams, "Invalid params");
             if (!id.IsNone)
             {
                 DispatchWriter.WriteError(output, id, JsonRpcErrorCodes.InvalidParams, "Invalid params", DispatchWriter.Detail(ex.Message));
@@ -86,6 +93,14 @@ internal sealed class DispatchMethod<TArgs, TResult>(
 
     private static void WriteFailure(RequestId id, Exception exception, IBufferWriter<byte> output, JsonRpcDispatcherOptions options)
     {
+        JsonRpcDispatcher.TraceError(
+            exception switch
+            {
+                JsonRpcMethodException method => method.Code,
+                OperationCanceledException => JsonRpcDispatcher.RequestCancelled,
+                _ => JsonRpcErrorCodes.InternalError,
+            },
+            exception.Message);
         if (id.IsNone)
         {
             return; // a notification has no one to tell

@@ -14,14 +14,14 @@ public sealed partial class JsonRpcDispatcher
     public JsonRpcDispatcher Add<TResult>(string method, Func<CancellationToken, ValueTask<TResult>> handler, JsonTypeInfo<TResult> result)
     {
         ArgumentNullException.ThrowIfNull(handler);
-        return Register(new DispatchMethod<bool, TResult>(Name(method), NoParamsBinder.Instance, (_, ct) => handler(ct), Result(result)));
+        return Register(new DispatchMethod<bool, TResult>(Name(method), NoParamsBinder.Instance, (_, ct) => handler(ct), Result(result)) { Shape = MethodShape.Named([], result) });
     }
 
     /// <summary>Adds a synchronous method that takes no params.</summary>
     public JsonRpcDispatcher Add<TResult>(string method, Func<TResult> handler, JsonTypeInfo<TResult> result)
     {
         ArgumentNullException.ThrowIfNull(handler);
-        return Register(new DispatchMethod<bool, TResult>(Name(method), NoParamsBinder.Instance, (_, _) => new ValueTask<TResult>(handler()), Result(result)));
+        return Register(new DispatchMethod<bool, TResult>(Name(method), NoParamsBinder.Instance, (_, _) => new ValueTask<TResult>(handler()), Result(result)) { Shape = MethodShape.Named([], result) });
     }
 
     /// <summary>Adds a method whose whole params value (an object or an array) binds to <typeparamref name="TParams"/>.</summary>
@@ -29,7 +29,7 @@ public sealed partial class JsonRpcDispatcher
     {
         ArgumentNullException.ThrowIfNull(handler);
         ArgumentNullException.ThrowIfNull(parameters);
-        return Register(new DispatchMethod<TParams, TResult>(Name(method), new WholeParamsBinder<TParams>(parameters), handler, Result(result)));
+        return Register(new DispatchMethod<TParams, TResult>(Name(method), new WholeParamsBinder<TParams>(parameters), handler, Result(result)) { Shape = MethodShape.Whole(parameters, result) });
     }
 
     /// <summary>Adds a synchronous method whose whole params value binds to <typeparamref name="TParams"/>.</summary>
@@ -37,7 +37,7 @@ public sealed partial class JsonRpcDispatcher
     {
         ArgumentNullException.ThrowIfNull(handler);
         ArgumentNullException.ThrowIfNull(parameters);
-        return Register(new DispatchMethod<TParams, TResult>(Name(method), new WholeParamsBinder<TParams>(parameters), (p, _) => new ValueTask<TResult>(handler(p)), Result(result)));
+        return Register(new DispatchMethod<TParams, TResult>(Name(method), new WholeParamsBinder<TParams>(parameters), (p, _) => new ValueTask<TResult>(handler(p)), Result(result)) { Shape = MethodShape.Whole(parameters, result) });
     }
 
     /// <summary>
@@ -54,7 +54,7 @@ public sealed partial class JsonRpcDispatcher
     {
         ArgumentNullException.ThrowIfNull(handler);
         var binder = new NamedParamsBinder<T1, T2>(name1, name2, type1, type2);
-        return Register(new DispatchMethod<(T1, T2), TResult>(Name(method), binder, (a, ct) => handler(a.Item1, a.Item2, ct), Result(result)));
+        return Register(new DispatchMethod<(T1, T2), TResult>(Name(method), binder, (a, ct) => handler(a.Item1, a.Item2, ct), Result(result)) { Shape = MethodShape.Named([(name1, type1), (name2, type2)], result) });
     }
 
     /// <summary>Adds a synchronous method with two parameters, bound by position or by name.</summary>
@@ -69,7 +69,7 @@ public sealed partial class JsonRpcDispatcher
     {
         ArgumentNullException.ThrowIfNull(handler);
         var binder = new NamedParamsBinder<T1, T2>(name1, name2, type1, type2);
-        return Register(new DispatchMethod<(T1, T2), TResult>(Name(method), binder, (a, _) => new ValueTask<TResult>(handler(a.Item1, a.Item2)), Result(result)));
+        return Register(new DispatchMethod<(T1, T2), TResult>(Name(method), binder, (a, _) => new ValueTask<TResult>(handler(a.Item1, a.Item2)), Result(result)) { Shape = MethodShape.Named([(name1, type1), (name2, type2)], result) });
     }
 
     /// <summary>Adds a method with three parameters, bound by position or by name.</summary>
@@ -86,7 +86,7 @@ public sealed partial class JsonRpcDispatcher
     {
         ArgumentNullException.ThrowIfNull(handler);
         var binder = new NamedParamsBinder<T1, T2, T3>(name1, name2, name3, type1, type2, type3);
-        return Register(new DispatchMethod<(T1, T2, T3), TResult>(Name(method), binder, (a, ct) => handler(a.Item1, a.Item2, a.Item3, ct), Result(result)));
+        return Register(new DispatchMethod<(T1, T2, T3), TResult>(Name(method), binder, (a, ct) => handler(a.Item1, a.Item2, a.Item3, ct), Result(result)) { Shape = MethodShape.Named([(name1, type1), (name2, type2), (name3, type3)], result) });
     }
 
     /// <summary>
@@ -107,7 +107,7 @@ public sealed partial class JsonRpcDispatcher
     {
         ArgumentNullException.ThrowIfNull(handler);
         ArgumentNullException.ThrowIfNull(parameters);
-        return Register(new DispatchMethod<TParams, bool>(Name(method), new WholeParamsBinder<TParams>(parameters), (p, ct) => AsBool(handler(p, ct)), NullResultWriter<bool>.Instance));
+        return Register(new DispatchMethod<TParams, bool>(Name(method), new WholeParamsBinder<TParams>(parameters), (p, ct) => AsBool(handler(p, ct)), NullResultWriter<bool>.Instance) { Shape = MethodShape.Whole(parameters, null) });
     }
 
     /// <summary>
@@ -126,7 +126,10 @@ public sealed partial class JsonRpcDispatcher
             Name(method),
             new DelegateParamsBinder(handler.Method.GetParameters(), ReflectionOptions),
             DelegateInvoker.Create(handler),
-            new TypeInfoResultWriter<object?>((JsonTypeInfo<object?>)ReflectionOptions.GetTypeInfo(typeof(object)))));
+            new TypeInfoResultWriter<object?>((JsonTypeInfo<object?>)ReflectionOptions.GetTypeInfo(typeof(object))))
+        {
+            Shape = MethodShape.FromDelegate(handler.Method, ReflectionOptions),
+        });
     }
 
     /// <summary>The configured serializer options, with the reflection resolver when they name none.</summary>

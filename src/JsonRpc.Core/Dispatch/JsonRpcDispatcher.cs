@@ -112,12 +112,19 @@ public sealed partial class JsonRpcDispatcher
     public ValueTask<bool> DispatchAsync(ReadOnlyMemory<byte> message, in JsonRpcMessageInfo info, IBufferWriter<byte> output, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(output);
-        var isRequest = info.Kind == JsonRpcMessageKind.Request;
-        if (!isRequest && info.Kind != JsonRpcMessageKind.Notification)
+        if (info.Kind is not (JsonRpcMessageKind.Request or JsonRpcMessageKind.Notification))
         {
             return new ValueTask<bool>(false);
         }
 
+        return ActivitySource.HasListeners()
+            ? DispatchTracedAsync(message, info, output, cancellationToken)
+            : DispatchCoreAsync(message, in info, output, cancellationToken);
+    }
+
+    private ValueTask<bool> DispatchCoreAsync(ReadOnlyMemory<byte> message, in JsonRpcMessageInfo info, IBufferWriter<byte> output, CancellationToken cancellationToken)
+    {
+        var isRequest = info.Kind == JsonRpcMessageKind.Request;
         var span = message.Span;
         var method = FindMethod(span, in info);
         var id = isRequest ? info.GetId(span) : default;
@@ -130,6 +137,7 @@ public sealed partial class JsonRpcDispatcher
 
             if (isRequest)
             {
+                TraceError(JsonRpcErrorCodes.MethodNotFound, "Method not found");
                 DispatchWriter.WriteError(output, id, JsonRpcErrorCodes.MethodNotFound, "Method not found", default);
             }
 

@@ -49,4 +49,27 @@ public static class JsonRpcRouterEndpointRouteBuilderExtensions
         ArgumentException.ThrowIfNullOrEmpty(rpcPath);
         return DashboardFiles.Map(endpoints, pattern, rpcPath);
     }
+
+    /// <summary>
+    /// Maps <c>GET {pattern}</c> to the router's metrics in Prometheus' text exposition format: every instrument of the
+    /// <c>JsonRpc.Router</c> meter (and the other <c>JsonRpc.*</c> meters), named as the OpenTelemetry Prometheus
+    /// exporter names them (<c>jsonrpc_router_calls_routed_total</c>). Observable instruments are read at each scrape;
+    /// nothing is collected between scrapes.
+    /// </summary>
+    /// <param name="endpoints">The app's endpoints.</param>
+    /// <param name="pattern">The path, <c>/metrics</c> by default (what Prometheus scrapes unless told otherwise).</param>
+    public static IEndpointConventionBuilder MapJsonRpcMetrics(this IEndpointRouteBuilder endpoints, string pattern = "/metrics")
+    {
+        ArgumentNullException.ThrowIfNull(endpoints);
+        ArgumentException.ThrowIfNullOrEmpty(pattern);
+        var exporter = endpoints.ServiceProvider.GetRequiredService<JsonRpc.Server.Diagnostics.PrometheusExporter>();
+        RequestDelegate scrape = async context =>
+        {
+            context.Response.ContentType = JsonRpc.Server.Diagnostics.PrometheusExporter.ContentType;
+            context.Response.Headers.CacheControl = "no-store";
+            exporter.Write(context.Response.BodyWriter);
+            await context.Response.BodyWriter.FlushAsync(context.RequestAborted).ConfigureAwait(false);
+        };
+        return endpoints.MapGet(pattern, scrape).WithDisplayName("JSON-RPC router metrics " + pattern);
+    }
 }

@@ -29,6 +29,7 @@ public static class JsonRpcRouterServiceCollectionExtensions
         services.TryAddSingleton<JsonRpcRouter>();
         services.TryAddSingleton<JsonRpcConnectionHandler>();
         services.TryAddSingleton<JsonRpcRouterListeners>();
+        services.TryAddSingleton<JsonRpc.Server.Diagnostics.PrometheusExporter>(); // made only where /metrics is mapped
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IHostedService, JsonRpcRouterLifetime>());
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IHostedService, JsonRpcSecurityReloader>());
         return services;

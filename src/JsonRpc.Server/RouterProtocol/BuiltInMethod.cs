@@ -15,6 +15,7 @@ internal enum BuiltInMethod
     GetServerStats,
     CancelRequest,
     Authenticate,
+    Discover,
 }
 
 /// <summary>Matches method names against <see cref="RouterMethods"/>.</summary>
@@ -28,6 +29,7 @@ internal static class BuiltInMethods
         12 when name.SequenceEqual("list_methods"u8) => BuiltInMethod.ListMethods,
         12 when name.SequenceEqual("list_clients"u8) => BuiltInMethod.ListClients,
         12 when name.SequenceEqual("authenticate"u8) => BuiltInMethod.Authenticate,
+        12 when name.SequenceEqual("rpc.discover"u8) => BuiltInMethod.Discover,
         15 when name.SequenceEqual("register_client"u8) => BuiltInMethod.RegisterClient,
         15 when name.SequenceEqual("register_method"u8) => BuiltInMethod.RegisterMethod,
         15 when name.SequenceEqual("$/cancelRequest"u8) => BuiltInMethod.CancelRequest,

@@ -41,6 +41,39 @@ internal static class ParamReader
         return true;
     }
 
+    /// <summary>
+    /// Finds an optional object parameter and gives its exact bytes: null when absent or null; false with a reason when
+    /// it is not an object or longer than <paramref name="maxBytes"/>.
+    /// </summary>
+    public static bool TryGetObject(ReadOnlySpan<byte> @params, ReadOnlySpan<byte> name, int position, int maxBytes, out byte[]? value, out string? problem)
+    {
+        value = null;
+        problem = null;
+        var reader = new Utf8JsonReader(@params);
+        if (!Find(ref reader, @params, name, position) || reader.TokenType == JsonTokenType.Null)
+        {
+            return true;
+        }
+
+        if (reader.TokenType != JsonTokenType.StartObject)
+        {
+            problem = $"\"{System.Text.Encoding.UTF8.GetString(name)}\" must be an object.";
+            return false;
+        }
+
+        var start = (int)reader.TokenStartIndex;
+        reader.Skip();
+        var length = (int)reader.BytesConsumed - start;
+        if (length > maxBytes)
+        {
+            problem = $"\"{System.Text.Encoding.UTF8.GetString(name)}\" may be at most {maxBytes} bytes.";
+            return false;
+        }
+
+        value = @params.Slice(start, length).ToArray();
+        return true;
+    }
+
     // Leaves the reader on the parameter's value when it is there.
     private static bool Find(ref Utf8JsonReader reader, ReadOnlySpan<byte> @params, ReadOnlySpan<byte> name, int position)
     {

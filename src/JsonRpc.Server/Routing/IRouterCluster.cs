@@ -20,6 +20,12 @@ internal interface IRouterCluster
     /// </summary>
     void WriteProviders(Utf8JsonWriter writer, string method, RouterConnection[]? localProviders);
 
+    /// <summary>This node's name.</summary>
+    string NodeName { get; }
+
+    /// <summary>Adds the other nodes' providers of <paramref name="method"/>, with their descriptions, to <paramref name="providers"/>.</summary>
+    void CollectProviders(string method, List<ProviderDescription> providers);
+
     /// <summary>Writes the <c>"cluster":{…}</c> member of <c>get_server_stats</c>.</summary>
     void WriteStats(Utf8JsonWriter writer);
 }

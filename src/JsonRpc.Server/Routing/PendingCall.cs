@@ -21,6 +21,9 @@ internal sealed class PendingCall
 
     public long RouterId { get; private set; }
 
+    /// <summary>The router's span of the call, when someone traces (<see cref="Diagnostics.RouterTracing"/>).</summary>
+    public System.Diagnostics.Activity? Activity { get; set; }
+
     /// <summary>When the call times out (<see cref="Environment.TickCount64"/>); long.MaxValue for never.</summary>
     public long Deadline { get; set; }
 
@@ -56,6 +59,7 @@ internal sealed class PendingCall
         Provider = null!;
         Batch = null;
         RouterId = 0;
+        Activity = null;
         Previous = Next = null;
         CallerPrevious = CallerNext = null;
         _callerIdLength = 0;

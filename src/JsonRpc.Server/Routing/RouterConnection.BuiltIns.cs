@@ -49,7 +49,8 @@ internal sealed partial class RouterConnection
             case BuiltInMethod.GetServerStats:
             case BuiltInMethod.ListMethods:
             case BuiltInMethod.ListClients:
-                if (reply && (method == BuiltInMethod.GetServerStats || MaySee(batch, idToken, reply, method == BuiltInMethod.ListMethods ? "list_methods"u8 : "list_clients"u8)))
+            case BuiltInMethod.Discover:
+                if (reply && (method == BuiltInMethod.GetServerStats || MaySee(batch, idToken, reply, ReportName(method))))
                 {
                     ReplyWithReport(method, idToken, batch);
                 }
@@ -79,6 +80,9 @@ internal sealed partial class RouterConnection
                 break;
             case BuiltInMethod.ListMethods:
                 _router.WriteMethodList(writer, Viewer);
+                break;
+            case BuiltInMethod.Discover:
+                _router.WriteOpenRpcDocument(writer, Viewer);
                 break;
             default:
                 _router.WriteClientList(writer, Viewer);
@@ -164,7 +168,9 @@ internal sealed partial class RouterConnection
         }
 
         var exclusive = false;
-        if (method == BuiltInMethod.RegisterMethod && !ParamReader.TryGetBool(@params, "exclusive"u8, 1, out exclusive, out problem))
+        byte[]? description = null;
+        if (method == BuiltInMethod.RegisterMethod
+            && (!ParamReader.TryGetBool(@params, "exclusive"u8, 1, out exclusive, out problem) || !TryGetDescription(@params, out description, out problem)))
         {
             call.Fail(JsonRpcErrorCodes.InvalidParams, "Invalid params", problem);
             return;
@@ -197,16 +203,21 @@ internal sealed partial class RouterConnection
                 when !call.May(method == BuiltInMethod.RegisterMethod ? PermissionKind.Provide : PermissionKind.Subscribe, utf8):
                 return;
             case BuiltInMethod.RegisterMethod:
+                // In place before the registration is announced to the cluster, and put back if it fails.
+                var previous = SetDescription(name!, description);
                 switch (_router.TryAddProvider(this, utf8, exclusive ? OwnerKey : null, OwnerKey, out var holder))
                 {
                     case AddProviderResult.TooManyRoutes:
+                        SetDescription(name!, previous);
                         FailTooManyRoutes(call);
                         return;
                     case AddProviderResult.Conflict:
+                        SetDescription(name!, previous);
                         FailConflict(name!, exclusive, holder, in call);
                         return;
                 }
 
+                DescriptionReplaced(previous, description);
                 RouterLog.MethodRegistered(_logger, Name, name!);
                 call.Result(true);
                 return;
@@ -214,6 +225,7 @@ internal sealed partial class RouterConnection
                 var removed = _router.RemoveProvider(this, utf8);
                 if (removed)
                 {
+                    SetDescription(name!, null);
                     RouterLog.MethodUnregistered(_logger, Name, name!);
                 }
 

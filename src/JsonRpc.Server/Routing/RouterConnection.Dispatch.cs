@@ -175,7 +175,9 @@ internal sealed partial class RouterConnection
         // The provider sees the router's id, so that answers can be matched whatever ids the callers chose.
         Span<byte> routerId = stackalloc byte[20];
         Utf8Formatter.TryFormat(call.RouterId, routerId, out var idLength);
-        var forwarded = ReplyWriter.Splice(message, info.IdToken, routerId[..idLength]);
+        var forwarded = RouterTracing.IsEnabled
+            ? ForwardTraced(message, in info, call, routerId[..idLength])
+            : ReplyWriter.Splice(message, info.IdToken, routerId[..idLength]);
 
         // In the table before it is sent, so that the answer always finds it.
         if (!provider.TryAddInFlight(call))
@@ -269,10 +271,22 @@ internal sealed partial class RouterConnection
 
     private void Deliver(ReadOnlySpan<byte> message, RouteEntry route, RouterConnection? provider, bool publish)
     {
+        if (RouterTracing.IsEnabled)
+        {
+            DeliverTraced(message, route, provider, publish);
+            return;
+        }
+
+        Deliver(message, message, route, provider, publish);
+    }
+
+    /// <summary>Sends a notification to its provider and, as an event, to its subscribers (each its own bytes).</summary>
+    private void Deliver(ReadOnlySpan<byte> toProvider, ReadOnlySpan<byte> toSubscribers, RouteEntry route, RouterConnection? provider, bool publish)
+    {
         var counters = _router.Counters;
         if (provider is not null)
         {
-            provider.Send(ReplyWriter.Copy(message));
+            provider.Send(ReplyWriter.Copy(toProvider));
             Interlocked.Increment(ref counters.NotificationsRouted);
             NoteQueuedFor(provider);
         }
@@ -285,7 +299,7 @@ internal sealed partial class RouterConnection
             foreach (var subscriber in subscribers)
             {
                 // An event from another cluster node reaches this node's subscribers only: every node got it at once.
-                if (subscriber != this && subscriber != provider && !(IsPeer && subscriber.IsPeer) && subscriber.Send(ReplyWriter.Copy(message)))
+                if (subscriber != this && subscriber != provider && !(IsPeer && subscriber.IsPeer) && subscriber.Send(ReplyWriter.Copy(toSubscribers)))
                 {
                     delivered++;
                 }

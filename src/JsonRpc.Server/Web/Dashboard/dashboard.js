@@ -28,6 +28,11 @@
   let needLogin = false;
   let securityOn = false;
   let reconnectDelay = 2000;
+  let descriptions = new Map(); // method name -> its OpenRPC Method Object (rpc.discover)
+  let polls = 0;
+  let knownMethods = null;
+  let methodsChanged = false;
+  let fieldsFor = null;
 
   $("endpoint").textContent = url.href;
 
@@ -120,12 +125,21 @@
     }
     const methods = request("list_methods");
     const clients = request("list_clients");
-    if (!send([stats.message, methods.message, clients.message])) return;
-    const [s, m, c] = await Promise.all([stats.answer, methods.answer, clients.answer]);
+    // The OpenRPC document (descriptions and params schemas) every fifth poll, and whenever the methods changed.
+    const discover = polls++ % 5 === 0 || methodsChanged ? request("rpc.discover") : null;
+    const batch = [stats.message, methods.message, clients.message];
+    if (discover) batch.push(discover.message);
+    if (!send(batch)) return;
+    const [s, m, c, d] = await Promise.all([stats.answer, methods.answer, clients.answer, discover ? discover.answer : null]);
     if (s.result) showStats(s.result);
     if (isNotAuthenticated(m) || isNotAuthenticated(c)) {
       loginRequired();
       return;
+    }
+    if (d && d.result && Array.isArray(d.result.methods)) {
+      descriptions = new Map(d.result.methods.map((method) => [method.name, method]));
+      methodsChanged = false;
+      showCallFields();
     }
     if (m.result) showMethods(m.result);
     if (c.result) showClients(c.result);
@@ -303,19 +317,25 @@
 
   function showMethods(methods) {
     const body = $("methods").tBodies[0];
+    const names = methods.map((entry) => entry.method).join("\n");
+    if (names !== knownMethods) {
+      methodsChanged = knownMethods !== null;
+      knownMethods = names;
+    }
     const rows = methods.map((entry) => {
       const row = document.createElement("tr");
       row.dataset.method = entry.method;
       const name = cell(entry.method, "mono");
+      const described = descriptions.get(entry.method);
+      const summary = cell(described ? described.summary || described.description || "" : "", "summary");
       const providers = document.createElement("td");
       if (entry.server) providers.append(tag("host", "server"));
       for (const provider of entry.providers) providers.append(tag(provider));
-      row.append(name, providers);
+      row.append(name, summary, providers);
       return row;
     });
-    replaceRows(body, rows, 2, "No methods yet.");
-    const names = $("method-names");
-    names.replaceChildren(...methods.map((entry) => Object.assign(document.createElement("option"), { value: entry.method })));
+    replaceRows(body, rows, 3, "No methods yet.");
+    $("method-names").replaceChildren(...methods.map((entry) => Object.assign(document.createElement("option"), { value: entry.method })));
   }
 
   function showClients(clients) {
@@ -421,13 +441,93 @@
     return 10 * power;
   }
 
+  // The call form from the method's OpenRPC description: its summary, and one field per param built from the param's
+  // schema (a number, a text, true/false, or JSON for anything else). Without a description: the params as JSON.
+  function showCallFields() {
+    const method = $("call-method").value.trim();
+    const described = descriptions.get(method);
+    const params = described && Array.isArray(described.params) && described.params.length > 0 ? described.params : null;
+    $("call-summary").textContent = described ? [described.summary, described.description].filter(Boolean).join(" – ") : "";
+    const key = method + "\n" + JSON.stringify(params);
+    if (key === fieldsFor) return;
+    fieldsFor = key;
+    const fields = $("call-fields");
+    fields.replaceChildren(...(params || []).map(field));
+    fields.hidden = !params;
+    $("call-params-label").hidden = !!params;
+  }
+
+  function field(param, index) {
+    const schema = param.schema && typeof param.schema === "object" ? param.schema : {};
+    // A list of types (a number that may also come as a string, a nullable value): the most specific one.
+    const types = [].concat(schema.type || []);
+    const type = ["integer", "number", "boolean", "string"].find((t) => types.includes(t)) || types.find((t) => t !== "null");
+    const label = document.createElement("label");
+    label.className = "param";
+    label.append(param.name + (param.required ? " *" : "") + " ");
+    let input;
+    if (type === "boolean") {
+      input = document.createElement("select");
+      for (const value of param.required ? ["true", "false"] : ["", "true", "false"]) input.append(new Option(value || "(leave out)", value));
+    } else if (type === "integer" || type === "number" || type === "string") {
+      input = document.createElement("input");
+      input.type = type === "string" ? "text" : "number";
+      if (type === "integer") input.step = "1";
+      if (type === "number") input.step = "any";
+    } else {
+      input = document.createElement("textarea");
+      input.rows = 2;
+      input.placeholder = schema.type ? "JSON " + [].concat(schema.type).join(" or ") : "JSON";
+    }
+    input.dataset.param = param.name;
+    input.dataset.kind = type === "boolean" || type === "integer" || type === "number" || type === "string" ? type : "json";
+    input.dataset.index = index;
+    input.required = !!param.required && input.dataset.kind !== "boolean";
+    if (param.description || schema.description) input.title = param.description || schema.description;
+    label.append(input);
+    return label;
+  }
+
+  // The params from the fields: by position where the method says so, else by name; optional fields left empty are left out.
+  function paramsFromFields(described) {
+    const named = {};
+    const positional = [];
+    for (const input of $("call-fields").querySelectorAll("[data-param]")) {
+      const raw = input.value.trim();
+      if (raw === "") continue;
+      let value;
+      switch (input.dataset.kind) {
+        case "integer": case "number": value = Number(raw); break;
+        case "boolean": value = raw === "true"; break;
+        case "string": value = input.value; break;
+        default:
+          try { value = JSON.parse(raw); } catch (error) { throw new Error(input.dataset.param + " is not valid JSON: " + error.message); }
+      }
+      named[input.dataset.param] = value;
+      positional[Number(input.dataset.index)] = value;
+    }
+    const whole = described.params.length === 1 && described.params[0]["x-whole-params"];
+    if (whole) return named[described.params[0].name];
+    return described.paramStructure === "by-position" ? positional : named;
+  }
+
+  $("call-method").addEventListener("input", showCallFields);
+
   $("call-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const result = $("call-result");
     const method = $("call-method").value.trim();
     const text = $("call-params").value.trim();
+    const described = descriptions.get(method);
     let params;
-    if (text) {
+    if (!$("call-fields").hidden && described) {
+      try {
+        params = paramsFromFields(described);
+      } catch (error) {
+        show(result, "error", error.message);
+        return;
+      }
+    } else if (text) {
       try {
         params = JSON.parse(text);
       } catch (error) {
