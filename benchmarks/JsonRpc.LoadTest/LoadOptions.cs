@@ -47,6 +47,13 @@ public sealed class LoadOptions
                                     and at its peak, and whether (and when) the router dropped the connection
           --stalled-method NAME     the method the stalled client calls: echo (routed to the provider) or one
                                     the router answers itself, e.g. keepAlive or an unknown name     [echo]
+          --streaming               instead of the workload: StreamJsonRpc async enumerables (each caller
+                                    enumerates `values`, --stream-length ints a stream, one stream after
+                                    another), through the router against the same two StreamJsonRpc peers
+                                    connected directly, prefetch off and on; reports values per second
+          --stream-length L         values per stream with --streaming                          [1000]
+          --prefetch P              with --streaming, the prefetched run: the first P values in the answer
+                                    and up to P read ahead by the generator (StreamJsonRpc's settings) [64]
           --json PATH               also write the report as JSON
           --plot PATH.png           run the connection sweep (closed loop, --sweep counts) and plot
                                     calls/s and p99 against connections; writes PATH.png and PATH.json
@@ -124,6 +131,15 @@ public sealed class LoadOptions
     /// <summary>The method the stalled client calls.</summary>
     public string StalledMethod { get; set; } = "echo";
 
+    /// <summary>Run the streaming case instead of the workload.</summary>
+    public bool Streaming { get; set; }
+
+    /// <summary>Values per stream in the streaming case.</summary>
+    public int StreamLength { get; set; } = 1000;
+
+    /// <summary>The prefetch (and read-ahead) of the streaming case's prefetched run.</summary>
+    public int Prefetch { get; set; } = 64;
+
     /// <summary>Where to write the JSON report.</summary>
     public string? JsonPath { get; set; }
 
@@ -166,6 +182,9 @@ public sealed class LoadOptions
                 case "--stalled-client":
                     options.StalledClient = true;
                     continue;
+                case "--streaming":
+                    options.Streaming = true;
+                    continue;
                 case "--help" or "-h":
                     throw new HelpRequestedException();
             }
@@ -184,6 +203,12 @@ public sealed class LoadOptions
                 case "--window":
                     options.Window = Int(name, value, 1, 65_536);
                     windowGiven = true;
+                    break;
+                case "--stream-length":
+                    options.StreamLength = Int(name, value, 1, 100_000_000);
+                    break;
+                case "--prefetch":
+                    options.Prefetch = Int(name, value, 1, 100_000);
                     break;
                 case "--connections":
                     options.Connections = Int(name, value, 1, 10_000);

@@ -74,6 +74,10 @@ static async Task<int> RunAsync(LoadOptions options, bool overwrite, Cancellatio
         ConnectionSweep.Plot(report, plot);
         Console.WriteLine($"Plot written to {plot}");
     }
+    else if (options.Streaming)
+    {
+        report = await StreamingRun.RunAsync(options, Console.Out, cancellationToken);
+    }
     else if (options.StalledClient)
     {
         report = await StalledClientRun.RunAsync(options, Console.Out, cancellationToken);

@@ -18,6 +18,10 @@ public sealed record LoadReport
     /// <summary>The stalled-client case, when that is what was run.</summary>
     public StalledClientReport? StalledClient { get; init; }
 
+    /// <summary>The streaming case, when that is what was run.</summary>
+    public StreamingReport? Streaming { get; init; }
+
     /// <summary>Whether every run passed its correctness check (and the stalled-client case, if run, kept serving the others).</summary>
-    public bool AllCorrect => Runs.TrueForAll(run => run.Correctness.Passed) && StalledClient is null or { OthersServed: true, Problem: null };
+    public bool AllCorrect => Runs.TrueForAll(run => run.Correctness.Passed) && StalledClient is null or { OthersServed: true, Problem: null }
+        && (Streaming is null || Streaming.Runs.TrueForAll(run => run.Problem is null));
 }
