@@ -179,6 +179,19 @@ internal static class StreamScanner
     /// <summary>Whether the result of <c>$/enumerator/next</c> says the enumeration is over: <c>{"finished": true}</c>.</summary>
     public static bool IsFinished(ReadOnlySpan<byte> result)
     {
+        // StreamJsonRpc writes "finished" last, after the values: read it off the end without reading the values. What
+        // stands right before the outermost closing brace is a member of the outermost object (a string would end in a
+        // quote, a nested value in a bracket), so this is exact; any other layout is read in full.
+        if (result.EndsWith(",\"finished\":true}"u8))
+        {
+            return true;
+        }
+
+        if (result.EndsWith(",\"finished\":false}"u8))
+        {
+            return false;
+        }
+
         var reader = new Utf8JsonReader(result);
         return ParamReader.Find(ref reader, result, "finished"u8, -1) && reader.TokenType == JsonTokenType.True;
     }
