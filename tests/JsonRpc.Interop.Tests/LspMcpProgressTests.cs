@@ -85,6 +85,31 @@ public sealed class LspMcpProgressTests
         await second.CallAsync("list_methods", "{}");
     }
 
+    [Fact]
+    public async Task LspProgress_ACallerThatLeft_HoldsItsTokenNoMore()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var server = await RawPeer.ConnectRegisteredAsync(router.Port, "lsp", "workspace/symbol");
+        await using var second = await RawPeer.ConnectRegisteredAsync(router.Port, "second");
+        await using (var first = await RawPeer.ConnectRegisteredAsync(router.Port, "first"))
+        {
+            await first.SendAsync("""{"jsonrpc":"2.0","id":1,"method":"workspace/symbol","params":{"query":"a","workDoneToken":"t"}}""");
+            await server.ReadCallAsync("workspace/symbol");
+        }
+
+        // The provider still holds the first caller's call (it has not answered the cancellation yet).
+        Assert.Contains("\"$/cancelRequest\"", await server.ReadLineAsync());
+        await Eventually.TrueAsync(() => router.Router.GetStats().Connections == 2, "the router saw the first caller leave");
+        await second.SendAsync("""{"jsonrpc":"2.0","id":2,"method":"workspace/symbol","params":{"query":"b","workDoneToken":"t"}}""");
+        var (_, secondId) = await server.ReadCallAsync("workspace/symbol");
+        const string Report = """{"jsonrpc":"2.0","method":"$/progress","params":{"token":"t","value":{"kind":"report","percentage":50}}}""";
+        await server.SendAsync(Report);
+        await server.SendAsync($$"""{"jsonrpc":"2.0","id":{{secondId}},"result":[]}""");
+
+        Assert.Equal(Report, await second.ReadLineAsync());
+        Assert.Equal("""{"jsonrpc":"2.0","id":2,"result":[]}""", await second.ReadLineAsync());
+    }
+
     [Theory]
     [InlineData("\"job-1\"")]
     [InlineData("42")]

@@ -359,7 +359,7 @@ internal sealed partial class RouterConnection
         {
             if (_progressRoutes is { } routes && routes.TryGetValue(token, out var route))
             {
-                if (_inFlight.TryGetValue(route.RouterId, out var live) && live == route.Call)
+                if (_inFlight.TryGetValue(route.RouterId, out var live) && live == route.Call && !live.Caller.IsClosing)
                 {
                     return live.Caller;
                 }
@@ -371,7 +371,8 @@ internal sealed partial class RouterConnection
             bool namedAmbiguous = false, plainAmbiguous = false;
             foreach (var call in _inFlight.Values)
             {
-                if (!call.HasProgress)
+                // A caller that left has no tokens any more (its calls wait here only for the provider's answers).
+                if (!call.HasProgress || call.Caller.IsClosing)
                 {
                     continue;
                 }
