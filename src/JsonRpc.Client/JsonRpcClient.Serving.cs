@@ -246,7 +246,7 @@ public sealed partial class JsonRpcClient
             return;
         }
 
-        if (TryReportProgress(message, in info))
+        if (TryReportProgress(message, in info) || TryServeGenerator(connection, message, in info))
         {
             return;
         }

@@ -110,4 +110,86 @@ public sealed class ClientStreamsTests
             Assert.Equal([4001, 4002, 4003, 4004], recorder.Values);
         }
     }
+
+    private static readonly System.Text.Json.Serialization.Metadata.JsonTypeInfo<int> Int32 =
+        (System.Text.Json.Serialization.Metadata.JsonTypeInfo<int>)System.Text.Json.JsonSerializerOptions.Default.GetTypeInfo(typeof(int));
+
+    /// <summary>A JsonRpcClient provider of "numbers" (0 … count-1, count from [count]) and "forever" (until disposed).</summary>
+    private static async Task<(JsonRpcClient Provider, TaskCompletionSource Disposed)> ServeStreamsAsync(RouterHost router)
+    {
+        var disposed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var provider = await JsonRpcClient.ConnectAsync("127.0.0.1", router.Port).WaitAsync(Bounds.Step);
+        provider.AddStreamMethod("numbers", p => StreamMethods.RangeAsync(System.Text.Json.JsonSerializer.Deserialize<int[]>(p.Span)![0]), Int32);
+        provider.AddStreamMethod("forever", _ => ForeverAsync(disposed), Int32);
+        await provider.RegisterAsync("streams").Bounded();
+        return (provider, disposed);
+
+        static async IAsyncEnumerable<int> ForeverAsync(TaskCompletionSource disposed, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken cancellationToken = default)
+        {
+            try
+            {
+                for (var i = 0; ; i++)
+                {
+                    await Task.Yield();
+                    yield return i;
+                }
+            }
+            finally
+            {
+                disposed.TrySetResult();
+            }
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Framings))]
+    public async Task StreamJsonRpcCaller_ConsumesAJsonRpcClientsStream_BreakingOutDisposesIt(PeerFraming framing)
+    {
+        await using var router = await RouterHost.StartAsync();
+        var (provider, disposed) = await ServeStreamsAsync(router);
+        await using (provider)
+        {
+            await using var caller = await StreamJsonRpcPeer.ConnectAsync(router.Port, framing);
+            var seen = new List<int>();
+            await foreach (var value in await caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("numbers", [300], CancellationToken.None).Bounded())
+            {
+                seen.Add(value);
+            }
+
+            Assert.Equal(Enumerable.Range(0, 300), seen);
+
+            var count = 0;
+            await foreach (var value in await caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("forever", [], CancellationToken.None).Bounded())
+            {
+                Assert.Equal(count, value);
+                if (++count == 5)
+                {
+                    break;
+                }
+            }
+
+            await disposed.Task.Bounded();
+        }
+    }
+
+    [Fact]
+    public async Task JsonRpcClientCaller_ConsumesAJsonRpcClientsStream_AndItEndsWhenTheCallerLeaves()
+    {
+        await using var router = await RouterHost.StartAsync();
+        var (provider, disposed) = await ServeStreamsAsync(router);
+        await using (provider)
+        {
+            await using (var caller = await JsonRpcClient.ConnectAsync("127.0.0.1", router.Port).WaitAsync(Bounds.Step))
+            {
+                Assert.Equal(Enumerable.Range(0, 1000), await caller.StreamAsync("numbers", Protocol.RawJson.FromUtf8("[1000]"u8.ToArray()), Int32).ToListAsync().AsTask().Bounded());
+
+                // Left undisposed on purpose: the caller goes away mid-stream.
+                var forever = caller.StreamAsync("forever", default, Int32).GetAsyncEnumerator();
+                Assert.True(await forever.MoveNextAsync().Bounded());
+            }
+
+            // The caller left without ending the enumeration: the router aborts it at the generator.
+            await disposed.Task.Bounded();
+        }
+    }
 }
