@@ -88,6 +88,40 @@ public sealed partial class JsonRpcClient
 
     internal void ForgetProgress(long token) => _progress.TryRemove(token, out _);
 
+    /// <summary>
+    /// An <see cref="IProgress{T}"/> for a method this client serves: each report goes to the peer as
+    /// <c>$/progress</c> for <paramref name="token"/>, the one the caller put in the call's params (a StreamJsonRpc
+    /// <c>IProgress&lt;T&gt;</c> argument, LSP's <c>workDoneToken</c> or <c>partialResultToken</c>), in order and
+    /// before the call's answer. A report made while the peer is not reading what it is sent is dropped, not held.
+    /// </summary>
+    /// <param name="token">The caller's token, as its JSON.</param>
+    /// <param name="valueType">Metadata of the reports' type.</param>
+    /// <param name="named">
+    /// <c>{"token": …, "value": …}</c> (LSP) rather than <c>[token, value]</c> (StreamJsonRpc, which reads both).
+    /// </param>
+    /// <returns>The reporter; use it while the call runs.</returns>
+    public IProgress<T> CreateProgressReporter<T>(RawJson token, JsonTypeInfo<T> valueType, bool named)
+    {
+        ArgumentNullException.ThrowIfNull(valueType);
+        if (token.IsEmpty)
+        {
+            throw new ArgumentException("A progress token is needed.", nameof(token));
+        }
+
+        return new ProgressReporter<T>(this, token.Span.ToArray(), valueType, named);
+    }
+
+    /// <summary>An <see cref="IProgress{T}"/> for a StreamJsonRpc caller's <c>IProgress&lt;T&gt;</c> argument, which arrives as an integer token.</summary>
+    /// <inheritdoc cref="CreateProgressReporter{T}(RawJson, JsonTypeInfo{T}, bool)"/>
+    public IProgress<T> CreateProgressReporter<T>(long token, JsonTypeInfo<T> valueType)
+        => CreateProgressReporter(RawJson.FromUtf8(System.Text.Encoding.UTF8.GetBytes(token.ToString(System.Globalization.CultureInfo.InvariantCulture))), valueType, named: false);
+
+    /// <summary>The connection to report progress on: none while disconnected or while the peer is not reading.</summary>
+    internal ClientConnection? ConnectionForProgress() => CurrentConnection() is { IsBackedUp: false } connection ? connection : null;
+
+    internal void SendProgress(ClientConnection connection, MessageBuffer buffer)
+        => _ = ReturnWhenWrittenAsync(connection.WriteAsync(buffer.WrittenMemory, CancellationToken.None), buffer);
+
     /// <summary>A progress notification for one of this client's tokens: reported at once, on the read loop; true when it was one.</summary>
     private bool TryReportProgress(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
     {

@@ -192,4 +192,34 @@ public sealed class ClientStreamsTests
             await disposed.Task.Bounded();
         }
     }
+
+    [Theory]
+    [MemberData(nameof(Framings))]
+    public async Task StreamJsonRpcCallersProgress_ReportedByAJsonRpcClientProvider_InOrderBeforeTheAnswer(PeerFraming framing)
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var provider = await JsonRpcClient.ConnectAsync("127.0.0.1", router.Port).WaitAsync(Bounds.Step);
+        var Int64 = (System.Text.Json.Serialization.Metadata.JsonTypeInfo<long>)System.Text.Json.JsonSerializerOptions.Default.GetTypeInfo(typeof(long));
+        provider.AddMethod("report", "count", "progress", (int count, long token, CancellationToken _) =>
+        {
+            var progress = provider.CreateProgressReporter(token, Int32);
+            for (var i = 1; i <= count; i++)
+            {
+                progress.Report(count * 1000 + i);
+            }
+
+            return new ValueTask<int>(count);
+        }, Int32, Int64, Int32);
+        await provider.RegisterAsync("reporter").Bounded();
+        await using var caller = await StreamJsonRpcPeer.ConnectAsync(router.Port, framing);
+
+        var recorder = new ProgressRecorder();
+        Assert.Equal(6, await caller.Rpc.InvokeWithCancellationAsync<int>("report", [6, recorder], CancellationToken.None).Bounded());
+        Assert.Equal([6001, 6002, 6003, 6004, 6005, 6006], recorder.Values);
+
+        // By name too, as StreamJsonRpc sends an object of arguments.
+        var named = new ProgressRecorder();
+        Assert.Equal(2, await caller.Rpc.InvokeWithParameterObjectAsync<int>("report", new { count = 2, progress = (IProgress<int>)named }).Bounded());
+        Assert.Equal([2001, 2002], named.Values);
+    }
 }
