@@ -116,4 +116,44 @@ public sealed class StreamWireTests
             Assert.Equal("[9]", pull.GetProperty("params").GetRawText());
         }
     }
+
+    [Fact]
+    public async Task Streams_CountAgainstTheConsumersBound_OneThatDoesNotFitIsRefusedAndAborted()
+    {
+        // 4096 bytes for the consumer: 16 streams of 256 bytes each, when its queue is empty.
+        await using var router = await RouterHost.StartAsync(o =>
+        {
+            o.MaxMessageSize = 4096;
+            o.MaxOutboundBufferSize = 4096;
+        });
+        await using var generator = await RawPeer.ConnectRegisteredAsync(router.Port, "generator", "items");
+        await using var consumer = await RawPeer.ConnectRegisteredAsync(router.Port, "consumer");
+        var tokens = new List<long>();
+        for (var i = 1; i <= 20; i++)
+        {
+            await consumer.SendAsync($$$"""{"jsonrpc":"2.0","id":{{{i}}},"method":"items"}""");
+            var (_, callId) = await generator.ReadCallAsync("items");
+            await generator.SendAsync($$$"""{"jsonrpc":"2.0","id":{{{callId}}},"result":{"token":{{{100 + i}}}}}""");
+            using var answer = JsonDocument.Parse(await consumer.ReadLineAsync());
+            if (answer.RootElement.TryGetProperty("result", out var result))
+            {
+                tokens.Add(result.GetProperty("token").GetInt64());
+                continue;
+            }
+
+            Assert.Equal(Server.RouterErrorCodes.Overloaded, answer.RootElement.GetProperty("error").GetProperty("code").GetInt32());
+            Assert.Equal($$$"""{"jsonrpc":"2.0","method":"$/enumerator/abort","params":[{{{100 + i}}}]}""", await generator.ReadLineAsync());
+        }
+
+        Assert.Equal(16, tokens.Count);
+
+        // Ending one makes room for one more.
+        await consumer.SendAsync($$$"""{"jsonrpc":"2.0","method":"$/enumerator/abort","params":[{{{tokens[0]}}}]}""");
+        Assert.Equal("""{"jsonrpc":"2.0","method":"$/enumerator/abort","params":[101]}""", await generator.ReadLineAsync());
+        await consumer.SendAsync("""{"jsonrpc":"2.0","id":21,"method":"items"}""");
+        var (_, lastId) = await generator.ReadCallAsync("items");
+        await generator.SendAsync($$$"""{"jsonrpc":"2.0","id":{{{lastId}}},"result":{"token":121}}""");
+        using var last = JsonDocument.Parse(await consumer.ReadLineAsync());
+        Assert.True(last.RootElement.TryGetProperty("result", out _), last.RootElement.ToString());
+    }
 }
