@@ -156,4 +156,21 @@ public sealed class StreamWireTests
         using var last = JsonDocument.Parse(await consumer.ReadLineAsync());
         Assert.True(last.RootElement.TryGetProperty("result", out _), last.RootElement.ToString());
     }
+
+    [Fact]
+    public async Task CallWithTooManyEnumerableArguments_IsRefusedWithInvalidParams_AndNeverForwarded()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var provider = await RawPeer.ConnectRegisteredAsync(router.Port, "provider", "take");
+        await using var caller = await RawPeer.ConnectRegisteredAsync(router.Port, "caller");
+        var many = string.Join(",", Enumerable.Range(1, 300).Select(i => $$"""{"token":{{i}}}"""));
+        await caller.SendAsync($$$"""{"jsonrpc":"2.0","id":1,"method":"take","params":[{{{many}}}]}""");
+        using var refused = JsonDocument.Parse(await caller.ReadLineAsync());
+        Assert.Equal(-32602, refused.RootElement.GetProperty("error").GetProperty("code").GetInt32());
+
+        // The provider got nothing: the next call is the first thing it reads.
+        await caller.SendAsync("""{"jsonrpc":"2.0","id":2,"method":"take","params":[{"token":1}]}""");
+        var (call, _) = await provider.ReadCallAsync("take");
+        Assert.Equal(1, call.GetProperty("params").GetArrayLength());
+    }
 }

@@ -135,4 +135,11 @@ public sealed class StreamScannerTests
     [InlineData("[1,2,3]", false)]
     public void MayHoldEnumerable_SearchesForTheMemberName(string json, bool expected)
         => Assert.Equal(expected, StreamScanner.MayHoldEnumerable(U(json)));
+
+    [Fact]
+    public void FindEnumerables_StopsOnePastTheLimit()
+    {
+        var json = "[" + string.Join(",", Enumerable.Range(0, 1000).Select(i => $$"""{"token":{{i}}}""")) + "]";
+        Assert.Equal(StreamScanner.MaxEnumerablesPerMessage + 1, Tokens(json, includeRoot: false).Length);
+    }
 }

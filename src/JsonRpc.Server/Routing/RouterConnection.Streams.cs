@@ -28,6 +28,7 @@ internal sealed partial class RouterConnection
     // Under the in-flight lock: which call of this provider each progress token it reported on belongs to.
     private Dictionary<ProgressToken, (PendingCall Call, long RouterId)>? _progressRoutes;
 
+    // Per thread, reused; at most MaxEnumerablesPerMessage + 1 entries, so they stay small.
     [ThreadStatic]
     private static List<Range>? t_ranges;
 
@@ -119,6 +120,14 @@ internal sealed partial class RouterConnection
             return true;
         }
 
+        if (ranges.Count > StreamScanner.MaxEnumerablesPerMessage)
+        {
+            forwarded = default;
+            _router.FailCall(call, JsonRpcErrorCodes.InvalidParams, "Invalid params",
+                $"A call may carry at most {StreamScanner.MaxEnumerablesPerMessage} async enumerables.");
+            return false;
+        }
+
         var edits = t_edits ??= [];
         edits.Clear();
         edits.Add(StreamMessages.Edit.Of(info.IdToken, 0, message.Length, routerId.ToArray()));
@@ -171,6 +180,14 @@ internal sealed partial class RouterConnection
         if (ranges.Count == 0)
         {
             _router.CompleteCall(call, message, info.IdToken);
+            return;
+        }
+
+        if (ranges.Count > StreamScanner.MaxEnumerablesPerMessage)
+        {
+            // Nothing is opened, and no abort sent for each: a generator that sends so many misbehaves; they live until it leaves.
+            _router.FailCall(call, JsonRpcErrorCodes.InternalError, "Internal error",
+                $"The answer carries more than {StreamScanner.MaxEnumerablesPerMessage} async enumerables; the router passes at most that many.");
             return;
         }
 

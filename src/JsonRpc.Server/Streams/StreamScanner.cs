@@ -14,6 +14,9 @@ internal static class StreamScanner
     /// <summary>Integer arguments kept per call as possible StreamJsonRpc progress tokens; named tokens are always kept.</summary>
     public const int MaxIntegerCandidates = 16;
 
+    /// <summary>Enumerables one message may carry; past it the message is refused (and the search stops at one more).</summary>
+    public const int MaxEnumerablesPerMessage = 256;
+
     // Deeper nesting is not searched for enumerables (StreamJsonRpc puts them in arguments and results, or one level in).
     private const int MaxEnumerableDepth = 32;
 
@@ -234,6 +237,10 @@ internal static class StreamScanner
                     if (frames[depth] is { Clean: true, TokenStart: >= 0 } done)
                     {
                         into.Add(new Range(done.TokenStart, done.TokenEnd));
+                        if (into.Count > MaxEnumerablesPerMessage)
+                        {
+                            return;
+                        }
                     }
 
                     depth--;
