@@ -54,6 +54,15 @@ public sealed class LoadOptions
           --stream-length L         values per stream with --streaming                          [1000]
           --prefetch P              with --streaming, the prefetched run: the first P values in the answer
                                     and up to P read ahead by the generator (StreamJsonRpc's settings) [64]
+          --hostile KINDS           instead of the workload: innocent closed-loop callers alone, then beside
+                                    hostile connections of these kinds (non-reading, batch-holding, slowloris,
+                                    oversize, deep-nesting, or all), against a --router process; reports the
+                                    router's RSS rise over idle and the throughput the innocent callers kept
+          --hostile-count N         hostile connections at once, the kinds taken in turn            [1]
+          --soak SECONDS            the soak with faults (see README): a two-node cluster of --router processes
+                                    on a nats-server, calls, batches, events and cancellations for SECONDS while
+                                    providers, a node, nats-server and hostile connections come and go
+          --soak-out FOLDER         where the soak writes soak.json, samples.csv and its plots       [soak]
           --json PATH               also write the report as JSON
           --plot PATH.png           run the connection sweep (closed loop, --sweep counts) and plot
                                     calls/s and p99 against connections; writes PATH.png and PATH.json
@@ -139,6 +148,21 @@ public sealed class LoadOptions
 
     /// <summary>The prefetch (and read-ahead) of the streaming case's prefetched run.</summary>
     public int Prefetch { get; set; } = 64;
+
+    /// <summary>The kinds of hostile connection for the hostile case (<c>--hostile</c>); null to not run it.</summary>
+    public IReadOnlyList<Engine.HostileKind>? Hostile { get; set; }
+
+    /// <summary>The kinds of hostile connection, taken in turn; all of them when <see cref="Hostile"/> is not given.</summary>
+    public IReadOnlyList<Engine.HostileKind> HostileKinds => Hostile ?? Enum.GetValues<Engine.HostileKind>();
+
+    /// <summary>Hostile connections at once.</summary>
+    public int HostileCount { get; set; } = 1;
+
+    /// <summary>The soak's length (<c>--soak</c>); null to not run it.</summary>
+    public TimeSpan? Soak { get; set; }
+
+    /// <summary>The folder the soak writes its report, samples and plots to.</summary>
+    public string SoakOutput { get; set; } = "soak";
 
     /// <summary>Where to write the JSON report.</summary>
     public string? JsonPath { get; set; }
@@ -286,6 +310,20 @@ public sealed class LoadOptions
                         ? value
                         : throw new ArgumentException($"--stalled-method is a method name of letters, digits, '_', '.', '/' or '-', not '{value}'.");
                     break;
+                case "--hostile":
+                    options.Hostile = Engine.HostileClient.ParseKinds(value);
+                    break;
+                case "--hostile-count":
+                    options.HostileCount = Int(name, value, 1, 64);
+                    break;
+                case "--soak":
+                    options.Soak = double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var soak) && soak >= 30 && soak <= 7 * 86_400
+                        ? TimeSpan.FromSeconds(soak)
+                        : throw new ArgumentException($"--soak is a number of seconds from 30 to a week, not '{value}'.");
+                    break;
+                case "--soak-out":
+                    options.SoakOutput = value;
+                    break;
                 case "--json":
                     options.JsonPath = value;
                     break;
@@ -361,6 +399,11 @@ public sealed class LoadOptions
         if (options.NatsUrl is not null && options.Peer != Peer.Nats)
         {
             throw new ArgumentException("--nats-url goes with --peer nats.");
+        }
+
+        if ((options.Hostile is not null || options.Soak is not null) && options.RouterPath is null)
+        {
+            throw new ArgumentException($"{(options.Soak is not null ? "--soak" : "--hostile")} measures router processes it starts: give --router PATH.");
         }
 
         if (options.StalledClient && options.RouterPath is null && options.RouterPid is null)

@@ -67,6 +67,15 @@ static async Task<int> RunAsync(LoadOptions options, bool overwrite, Cancellatio
         return 0;
     }
 
+    if (options.Soak is not null)
+    {
+        var soak = await JsonRpc.LoadTest.Soak.SoakRun.RunAsync(options, Console.Out, cancellationToken);
+        JsonRpc.LoadTest.Soak.SoakRun.Save(soak, options.SoakOutput);
+        JsonRpc.LoadTest.Soak.SoakSummary.Print(soak, Console.Out);
+        Console.WriteLine($"Soak report, samples and plot written to {options.SoakOutput}");
+        return soak.Passed ? 0 : 1;
+    }
+
     if (options.PlotPath is { } plot)
     {
         report = await ConnectionSweep.RunAsync(options, Console.Out, overwrite, cancellationToken);
@@ -77,6 +86,10 @@ static async Task<int> RunAsync(LoadOptions options, bool overwrite, Cancellatio
     else if (options.Streaming)
     {
         report = await StreamingRun.RunAsync(options, Console.Out, cancellationToken);
+    }
+    else if (options.Hostile is not null)
+    {
+        report = await JsonRpc.LoadTest.Hostile.HostileRun.RunAsync(options, Console.Out, cancellationToken);
     }
     else if (options.StalledClient)
     {

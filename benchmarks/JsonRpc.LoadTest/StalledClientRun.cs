@@ -47,7 +47,7 @@ public static class StalledClientRun
         await Task.WhenAny(calling, Task.Delay(options.Warmup, cancellationToken)).ConfigureAwait(false);
         var cpuStart = probe.CpuTime();
         var baseline = probe.Rss();
-        ResetPeak(probe.Pid);
+        probe.ResetPeak();
         var peak = baseline;
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         stop.CancelAfter(options.Duration);
@@ -84,18 +84,7 @@ public static class StalledClientRun
         {
             StalledClient = new StalledClientReport
             {
-                Router = new ServerProcessReport
-                {
-                    Command = target.ProcessCommand ?? $"pid {probe.Pid}",
-                    Runtime = target.ProcessRuntime ?? "unknown",
-                    Gc = probe.GcMode(),
-                    CpuSeconds = Math.Round(cpu.TotalSeconds, 2),
-                    CpuPercent = Math.Round(cpu.TotalSeconds / (options.Duration.TotalSeconds * Environment.ProcessorCount) * 100, 1),
-                    TotalCpuSeconds = Math.Round(probe.CpuTime().TotalSeconds, 2),
-                    StartRssMb = LoadRunner.Megabytes(target.StartRss),
-                    EndRssMb = LoadRunner.Megabytes(probe.Rss()),
-                    PeakRssMb = LoadRunner.Megabytes(probe.PeakRss()),
-                },
+                Router = target.DescribeProcess(probe, cpu, options.Duration),
                 PayloadBytes = options.PayloadBytes,
                 Method = options.StalledMethod,
                 BaselineRssMb = LoadRunner.Megabytes(baseline),
@@ -110,18 +99,5 @@ public static class StalledClientRun
                 Problem = served ? null : ledger.FirstProblem ?? ledger.Failure ?? "the well-behaved caller made no calls",
             },
         };
-    }
-
-    /// <summary>Resets the kernel's peak RSS (VmHWM) of the process to its current RSS; best effort.</summary>
-    private static void ResetPeak(int pid)
-    {
-        try
-        {
-            File.WriteAllText($"/proc/{pid}/clear_refs", "5");
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            // Without it the kernel's peak may predate the case; the 20 ms samples still bound the rise.
-        }
     }
 }

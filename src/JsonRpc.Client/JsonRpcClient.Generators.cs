@@ -113,6 +113,9 @@ public sealed partial class JsonRpcClient
                 writer.WriteStartObject("result"u8);
                 var finished = await generator.WriteNextAsync(writer, MaxBatch).ConfigureAwait(false);
                 writer.WriteEndObject();
+
+                // Free before the answer goes: the peer may send its next pull the moment it has this one.
+                generator.EndPull();
                 return finished;
             }, generator).ConfigureAwait(false);
         }

@@ -371,6 +371,7 @@ public sealed partial class JsonRpcRouter
         writer.WriteNumber("timeouts"u8, s.Timeouts);
         writer.WriteNumber("answers_dropped"u8, s.AnswersDropped);
         writer.WriteNumber("cancels_forwarded"u8, s.CancelsForwarded);
+        writer.WriteNumber("read_pauses"u8, s.ReadPauses);
         writer.WriteNumber("uptime_ms"u8, (long)s.Uptime.TotalMilliseconds);
         writer.WriteNumber("memory_held"u8, Memory.Held);
         writer.WriteNumber("memory_budget"u8, Memory.Max);

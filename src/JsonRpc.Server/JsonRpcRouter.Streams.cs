@@ -26,7 +26,7 @@ public sealed partial class JsonRpcRouter
     internal EnumeratorStream? OpenStream(RouterConnection generator, RouterConnection consumer, ReadOnlySpan<byte> generatorToken)
     {
         var stream = new EnumeratorStream(Interlocked.Increment(ref _nextStreamToken), generator, consumer, generatorToken.ToArray());
-        if (!consumer.Ledger.TryReserve(EnumeratorStream.Cost, Options.MaxOutboundBufferSize))
+        if (!consumer.Ledger.TryReserveStream(EnumeratorStream.Cost, Options.MaxOutboundBufferSize))
         {
             RouterLog.StreamRefused(Logger, consumer.ConnectionId, consumer.Name, Options.MaxOutboundBufferSize);
             return null;
@@ -35,7 +35,7 @@ public sealed partial class JsonRpcRouter
         if (!consumer.TryAttachStream(stream) || !generator.TryAttachStream(stream))
         {
             consumer.DetachStream(stream);
-            consumer.Ledger.Add(-EnumeratorStream.Cost);
+            consumer.Ledger.ReleaseStream(EnumeratorStream.Cost);
             return null;
         }
 
@@ -62,7 +62,7 @@ public sealed partial class JsonRpcRouter
         _streams.TryRemove(stream.Token, out _);
         stream.Consumer.DetachStream(stream);
         stream.Generator.DetachStream(stream);
-        stream.Consumer.Ledger.Add(-EnumeratorStream.Cost);
+        stream.Consumer.Ledger.ReleaseStream(EnumeratorStream.Cost);
         Interlocked.Increment(ref StreamCounters.StreamsEnded);
         if (abortGenerator && !stream.Generator.IsClosing)
         {
@@ -74,22 +74,16 @@ public sealed partial class JsonRpcRouter
     }
 
     /// <summary>
-    /// A call that touched streams ends (from <see cref="Release"/>): a pull that the generator answered with more to
-    /// come lets the next one go; any other end of a pull (finished, an error, a timeout, the generator gone) ends the
-    /// stream; the streams the call's arguments opened end with it (StreamJsonRpc drops them when the answer comes).
+    /// A call that touched streams ends (from <see cref="Release"/>): a pull still set here was not answered by its
+    /// generator (a timeout, the generator gone, shutdown), which ends the stream (an answered pull was settled before
+    /// its answer went); the streams the call's arguments opened end with it (StreamJsonRpc drops them when the answer
+    /// comes).
     /// </summary>
     private void CallStreamsEnded(PendingCall call)
     {
         if (call.Pull is { } pull)
         {
-            if (call.PullContinues)
-            {
-                Volatile.Write(ref pull.Pulling, 0);
-            }
-            else
-            {
-                EndStream(pull, abortGenerator: false);
-            }
+            EndStream(pull, abortGenerator: false);
         }
 
         if (call.ArgumentStreams is { } streams)

@@ -72,6 +72,13 @@ public sealed record JsonRpcRouterStats
     /// </summary>
     public long CancelsForwarded { get; init; }
 
+    /// <summary>
+    /// Times the router stopped reading a client for a while: because half of
+    /// <see cref="JsonRpcRouterOptions.MaxOutboundBufferSize"/> was waiting for it (until it takes what waits, or is
+    /// dropped for not reading), or because it sent invalid messages (each delays its next read by 20 ms).
+    /// </summary>
+    public long ReadPauses { get; init; }
+
     /// <summary>How long the router has run.</summary>
     public TimeSpan Uptime { get; init; }
 }

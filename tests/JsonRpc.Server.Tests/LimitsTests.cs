@@ -186,7 +186,10 @@ public sealed class LimitsTests(ITestOutputHelper output)
         for (var i = 0; i < sent; i++)
         {
             var answer = await caller.ReadAsync();
-            Answer.IsError(answer, answer.GetProperty("error").GetProperty("code").GetInt32() == -32601 ? -32601 : RouterErrorCodes.ProviderDisconnected);
+            // No provider any more, the provider dropped with the call, or the call timed out while the router waited
+            // for the deaf provider to take anything (it stops reading the caller meanwhile): an error each, never silence.
+            var code = answer.GetProperty("error").GetProperty("code").GetInt32();
+            Assert.Contains(code, new[] { JsonRpc.Protocol.JsonRpcErrorCodes.MethodNotFound, RouterErrorCodes.ProviderDisconnected, RouterErrorCodes.CallTimeout });
             errors++;
         }
 

@@ -154,4 +154,18 @@ internal sealed class LoadTarget : IAsyncDisposable
             await _streamJsonRpc.DisposeAsync().ConfigureAwait(false);
         }
     }
+
+    /// <summary>The router process over a case that measured <paramref name="window"/> and took <paramref name="cpu"/> of its CPU.</summary>
+    public Report.ServerProcessReport DescribeProcess(ProcessProbe probe, TimeSpan cpu, TimeSpan window) => new()
+    {
+        Command = ProcessCommand ?? $"pid {probe.Pid}",
+        Runtime = ProcessRuntime ?? "unknown",
+        Gc = probe.GcMode(),
+        CpuSeconds = Math.Round(cpu.TotalSeconds, 2),
+        CpuPercent = Math.Round(cpu.TotalSeconds / (window.TotalSeconds * Environment.ProcessorCount) * 100, 1),
+        TotalCpuSeconds = Math.Round(probe.CpuTime().TotalSeconds, 2),
+        StartRssMb = LoadRunner.Megabytes(StartRss),
+        EndRssMb = LoadRunner.Megabytes(probe.Rss()),
+        PeakRssMb = LoadRunner.Megabytes(probe.PeakRss()),
+    };
 }

@@ -83,6 +83,23 @@ internal sealed class ProcessProbe(int pid)
     /// <summary>The peak resident memory over the process's life so far, in bytes.</summary>
     public long PeakRss() => StatusKilobytes("VmHWM:") * 1024;
 
+    /// <summary>The process's threads now.</summary>
+    public long Threads() => StatusKilobytes("Threads:");
+
+    /// <summary>The process's open file descriptors now (sockets included).</summary>
+    public long Handles()
+    {
+        try
+        {
+            return Directory.EnumerateFileSystemEntries($"/proc/{Pid}/fd").LongCount();
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return 0;
+        }
+    }
+
+    // A field of /proc/PID/status: the number before the unit (kB for memory, a count for Threads).
     private long StatusKilobytes(string field)
     {
         try
@@ -102,5 +119,18 @@ internal sealed class ProcessProbe(int pid)
         }
 
         return 0;
+    }
+
+    /// <summary>Resets the kernel's peak RSS (VmHWM) of the process to its current RSS; best effort.</summary>
+    public void ResetPeak()
+    {
+        try
+        {
+            File.WriteAllText($"/proc/{Pid}/clear_refs", "5");
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Without it the kernel's peak may predate the case; samples taken often still bound the rise.
+        }
     }
 }

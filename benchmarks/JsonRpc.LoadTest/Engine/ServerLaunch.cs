@@ -57,11 +57,19 @@ internal static partial class ServerLaunch
         return ServerProcess.StartAsync(fileName, arguments, environment, RouterListening(), cancellationToken);
     }
 
-    /// <summary>nats-server from PATH (Debian's package puts it in /usr/sbin), on 127.0.0.1 and a port it picks.</summary>
-    public static Task<ServerProcess> StartNatsAsync(CancellationToken cancellationToken)
+    /// <summary>nats-server from PATH (Debian's package puts it in /usr/sbin), on 127.0.0.1 and a port it picks (or <paramref name="port"/>).</summary>
+    public static Task<ServerProcess> StartNatsAsync(CancellationToken cancellationToken, int port = -1)
     {
         var path = FindNatsServer() ?? throw new FileNotFoundException("nats-server is not on PATH (Debian: apt-get install nats-server), and no --nats-url was given.");
-        return ServerProcess.StartAsync(path, ["-a", "127.0.0.1", "-p", "-1"], [], NatsListening(), cancellationToken);
+        return ServerProcess.StartAsync(path, ["-a", "127.0.0.1", "-p", Text(port)], [], NatsListening(), cancellationToken);
+    }
+
+    /// <summary>The standalone router at <paramref name="path"/> with exactly <paramref name="arguments"/> (a <c>.dll</c> is run with <c>dotnet</c>).</summary>
+    public static Task<ServerProcess> StartRouterAsync(string path, IEnumerable<string> arguments, CancellationToken cancellationToken)
+    {
+        path = Path.GetFullPath(path);
+        var isDll = path.EndsWith(".dll", StringComparison.OrdinalIgnoreCase);
+        return ServerProcess.StartAsync(isDll ? "dotnet" : path, isDll ? [path, .. arguments] : arguments, [], RouterListening(), cancellationToken);
     }
 
     /// <summary>nats-server's path: PATH first, then /usr/sbin and /usr/local/bin; null when absent.</summary>

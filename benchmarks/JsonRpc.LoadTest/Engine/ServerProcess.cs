@@ -120,6 +120,20 @@ internal sealed class ServerProcess : IAsyncDisposable
 
     public bool HasExited => _process.HasExited;
 
+    /// <summary>Kills the process at once (SIGKILL: no graceful shutdown, as a crash or an OOM kill) and waits for it to exit.</summary>
+    public async Task KillAsync()
+    {
+        try
+        {
+            _process.Kill(entireProcessTree: true);
+            await _process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10)).ConfigureAwait(false);
+        }
+        catch (InvalidOperationException)
+        {
+            // Already gone.
+        }
+    }
+
     private void Keep(string line)
     {
         lock (_lastLines)

@@ -80,5 +80,24 @@ public static class ReportPrinter
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"  router: {stalled.Router.CpuSeconds:N2} s CPU during the case, RSS {stalled.Router.StartRssMb:N1} MB at start; {stalled.Router.Command}"));
         }
+
+        if (report.Hostile is { } hostile)
+        {
+            output.WriteLine();
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"Hostile connections ({hostile.Clients.Count}): router RSS {hostile.IdleRssMb:N1} MB idle, peak {hostile.PeakRssMb:N1} MB, rise {hostile.RiseMb:N1} MB (limit {hostile.RiseLimitMb:N1}) {(hostile.WithinMemoryTarget ? "PASS" : "FAIL")}"));
+            foreach (var client in hostile.Clients)
+            {
+                output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"  {client.Kind,-14} {client.BytesSent / 1e6,8:N1} MB sent, dropped {client.Drops}x, {client.ErrorsReceived:N0} errors received"));
+            }
+
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  innocent callers: {hostile.BaselineCallsPerSecond:N0} calls/s alone, {hostile.HostileCallsPerSecond:N0} beside them: {hostile.ThroughputKept:P0} kept {(hostile.WithinThroughputTarget ? "PASS" : "FAIL")}"));
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  every innocent call answered once, correctly: {(hostile.InnocentServed ? "PASS" : "FAIL")} ({hostile.InnocentCalls:N0} calls){(hostile.Problem is null ? string.Empty : $"; {hostile.Problem}")}"));
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  router: {hostile.Router.CpuSeconds:N2} s CPU in the hostile phase, RSS {hostile.Router.StartRssMb:N1} MB at start; {hostile.Router.Command}"));
+        }
     }
 }

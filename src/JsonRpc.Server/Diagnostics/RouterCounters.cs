@@ -27,6 +27,7 @@ internal sealed class RouterCounters
     public long Timeouts;
     public long AnswersDropped;
     public long CancelsForwarded;
+    public long ReadPauses;
 
     // Not reported: how many pending calls cancellations have looked at, so tests can see what one costs.
     public long CallsExaminedByCancels;
@@ -56,6 +57,7 @@ internal sealed class RouterCounters
         Timeouts = Volatile.Read(ref Timeouts),
         AnswersDropped = Volatile.Read(ref AnswersDropped),
         CancelsForwarded = Volatile.Read(ref CancelsForwarded),
+        ReadPauses = Volatile.Read(ref ReadPauses),
         Uptime = TimeSpan.FromMilliseconds(Environment.TickCount64 - StartedAt),
     };
 }

@@ -83,6 +83,9 @@ internal static partial class RouterLog
     [LoggerMessage(34, LogLevel.Information, "Identity {Identity} ({ConnectionId}) may no longer {Permission} {Name}; removed.")]
     public static partial void RegistrationRevoked(ILogger logger, string identity, string connectionId, string permission, string name);
 
+    [LoggerMessage(37, LogLevel.Debug, "Connection {ConnectionId} ({ClientName}) has {Held} bytes waiting for it: not reading from it until it takes them.")]
+    public static partial void ReadPaused(ILogger logger, string connectionId, string? clientName, long held);
+
     [LoggerMessage(36, LogLevel.Warning, "Memory budget nearly spent ({Held} of {Max} bytes held for clients): new calls are refused with -32018 (connection {ConnectionId}; {Refused} refused since start).")]
     public static partial void MemoryBudgetReached(ILogger logger, string connectionId, long held, long max, long refused);
 }

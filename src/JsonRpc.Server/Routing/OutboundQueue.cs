@@ -38,17 +38,8 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
         _progressTimeoutMs = progressTimeoutMs;
     }
 
-    /// <summary>Bytes of buffer held by the messages queued and not yet taken by the writer.</summary>
-    public long QueuedBytes
-    {
-        get
-        {
-            lock (_lock)
-            {
-                return _bytes;
-            }
-        }
-    }
+    /// <summary>Bytes of buffer held by the messages queued and not yet taken by the writer (read without the lock: the read loop asks after every message).</summary>
+    public long QueuedBytes => Volatile.Read(ref _bytes);
 
     /// <summary>
     /// Queues <paramref name="message"/>, taking ownership of its buffer whatever the result. One message is always
@@ -123,6 +114,18 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
             _signal.Reset();
             _waiting = true;
             return new ValueTask<bool>(this, _signal.Version);
+        }
+    }
+
+    /// <summary>
+    /// Whether messages wait and the writer has taken none for the progress timeout: the client does not read (its
+    /// socket takes nothing).
+    /// </summary>
+    public bool IsStalled(long now)
+    {
+        lock (_lock)
+        {
+            return _count > 0 && now - _progressAt >= _progressTimeoutMs;
         }
     }
 

@@ -37,7 +37,6 @@ internal sealed class PendingCall
     private List<Streams.ProgressToken>? _progress;
     internal bool ProgressRouted;
     internal Streams.EnumeratorStream? Pull;
-    internal bool PullContinues;
     internal List<Streams.EnumeratorStream>? ArgumentStreams;
 
     /// <summary>The progress tokens the call's params may carry (empty for most calls), kept with the pooled call.</summary>
@@ -75,7 +74,6 @@ internal sealed class PendingCall
         _progress?.Clear();
         ProgressRouted = false;
         Pull = null;
-        PullContinues = false;
         ArgumentStreams = null;
         if (_callerId.Length > RetainedIdCapacity)
         {

@@ -82,6 +82,7 @@ internal sealed partial class RouterConnection
     {
         RouterLog.InvalidMessage(_logger, ConnectionId, error.Code, error.Detail);
         Interlocked.Increment(ref _router.Counters.Errors);
+        _penaltyMs = Math.Min(_penaltyMs + InvalidMessagePenaltyMs, MaxPenaltyMs);
         var id = info.IdKind == RequestIdKind.None ? default : message[info.IdToken];
         ReplyWriter.Error(this, batch, id, error.Code, error.Message, error.Detail);
     }
@@ -197,6 +198,7 @@ internal sealed partial class RouterConnection
 
         Interlocked.Increment(ref _router.Counters.CallsRouted);
         provider.Send(forwarded); // if the provider is gone, its cleanup fails the call
+        NoteQueuedFor(provider);
     }
 
     private void HandleNotification(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> method)
@@ -288,6 +290,7 @@ internal sealed partial class RouterConnection
         {
             provider.Send(ReplyWriter.Copy(message));
             Interlocked.Increment(ref counters.NotificationsRouted);
+            NoteQueuedFor(provider);
         }
 
         var subscribers = route.Subscribers;

@@ -13,8 +13,23 @@ internal sealed partial class RouterConnection
         var input = _transport.Input;
         while (true)
         {
+            await ServePenaltyAsync().ConfigureAwait(false);
+            if (_congested is { } congested)
+            {
+                _congested = null;
+                await WaitForProviderAsync(congested).ConfigureAwait(false);
+            }
+
+            if (MustPauseReading && !await WaitForRoomAsync().ConfigureAwait(false))
+            {
+                Close(CloseReason.OutboundLimitExceeded); // it does not read: dropped (a no-op when already closing)
+
+                break;
+            }
+
             var result = await input.ReadAsync().ConfigureAwait(false);
             var buffer = result.Buffer;
+            var stoppedEarly = false;
             try
             {
                 if (result.IsCanceled || IsClosing)
@@ -50,13 +65,21 @@ internal sealed partial class RouterConnection
                 }
 
                 // The framer slices each complete message off the front and throws before buffering more than the
-                // maximum message size, so an oversized message is refused while it is still arriving.
+                // maximum message size, so an oversized message is refused while it is still arriving. One read can
+                // hold a megabyte of calls: the loop stops early, leaving the rest in the pipe, when their answers
+                // would pile up past what the client may be owed, when their provider is falling behind, or when it
+                // earned a pause for an invalid message.
                 while (!IsClosing && framer.TryReadMessage(ref buffer, out var message))
                 {
                     HandleFrame(message);
+                    if (_penaltyMs > 0 || _congested is not null || MustPauseReading)
+                    {
+                        stoppedEarly = true;
+                        break;
+                    }
                 }
 
-                if (result.IsCompleted)
+                if (result.IsCompleted && !stoppedEarly)
                 {
                     if (!IsClosing && !IsBlank(buffer))
                     {
@@ -73,8 +96,16 @@ internal sealed partial class RouterConnection
             }
             finally
             {
-                // Everything handled was copied or routed; the rest stays for the next read.
-                input.AdvanceTo(buffer.Start, buffer.End);
+                // Everything handled was copied or routed; the rest stays for the next read (which, after stopping
+                // early, returns at once with what is left instead of waiting for more bytes).
+                if (stoppedEarly)
+                {
+                    input.AdvanceTo(buffer.Start);
+                }
+                else
+                {
+                    input.AdvanceTo(buffer.Start, buffer.End);
+                }
             }
         }
     }

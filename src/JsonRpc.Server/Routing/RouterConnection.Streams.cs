@@ -157,9 +157,18 @@ internal sealed partial class RouterConnection
     /// </summary>
     private void CompleteRouted(PendingCall call, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
     {
-        if (call.Pull is not null)
+        if (call.Pull is { } pull)
         {
-            call.PullContinues = info.Kind == JsonRpcMessageKind.Response && !StreamScanner.IsFinished(message[info.Result]);
+            // Settled before the answer goes: the consumer may send its next pull the moment it has this one.
+            call.Pull = null;
+            if (info.Kind == JsonRpcMessageKind.Response && !StreamScanner.IsFinished(message[info.Result]))
+            {
+                Volatile.Write(ref pull.Pulling, 0);
+            }
+            else
+            {
+                _router.EndStream(pull, abortGenerator: false);
+            }
         }
         else if (info.Kind == JsonRpcMessageKind.Response && StreamScanner.MayHoldEnumerable(message[info.Result]))
         {

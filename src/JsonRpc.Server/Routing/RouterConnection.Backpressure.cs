@@ -1,0 +1,110 @@
+using JsonRpc.Server.Diagnostics;
+
+namespace JsonRpc.Server.Routing;
+
+internal sealed partial class RouterConnection
+{
+    // How often a paused read loop looks again whether its client took what waits for it.
+    private const int PausePollMs = 20;
+
+    // Invalid input is read more slowly: each message refused as invalid (parse error, invalid request) delays this
+    // client's next read by this much, up to the maximum per read. A client that floods the router with messages it
+    // must parse and refuse (100,000-deep nesting, say, at line rate) is held to a few dozen a second through TCP,
+    // and a client that sends one bad message now and then barely notices.
+    internal const int InvalidMessagePenaltyMs = 20;
+    private const int MaxPenaltyMs = 1000;
+
+    // Written and read by the read loop only.
+    private int _penaltyMs;
+
+    // The provider this client's last call or notification was queued for, when more than half of the provider's bound
+    // was waiting for it: the read loop waits for it to take them before reading on. Written and read by the read loop.
+    private RouterConnection? _congested;
+
+    /// <summary>
+    /// Notes that a message from this client was queued for <paramref name="provider"/>: if the provider is behind by
+    /// more than half its bound, this client's reading pauses until it catches up, so that a fast caller slows down
+    /// to its provider's pace instead of filling its queue until the router drops a provider that was reading all
+    /// along. Not for cluster links (one slow provider must not hold up a whole node's traffic) nor for a client
+    /// calling itself.
+    /// </summary>
+    private void NoteQueuedFor(RouterConnection provider)
+    {
+        if (provider != this && !IsPeer && provider.Ledger.Held > _router.Options.MaxOutboundBufferSize / 2)
+        {
+            _congested = provider;
+        }
+    }
+
+    /// <summary>
+    /// Waits until the provider this client's calls go to is down to a quarter of its bound, or gone. A provider that
+    /// takes nothing at all for the progress timeout is dropped here (its calls then fail, and this client goes on):
+    /// it may never send anything of its own, so its own read loop would never find out.
+    /// </summary>
+    private async ValueTask WaitForProviderAsync(RouterConnection provider)
+    {
+        Interlocked.Increment(ref _router.Counters.ReadPauses);
+        var resumeAt = _router.Options.MaxOutboundBufferSize / 4;
+        while (provider.Ledger.Held > resumeAt && !provider.IsClosing && !IsClosing)
+        {
+            if (provider._outbound.IsStalled(Environment.TickCount64))
+            {
+                provider.Close(CloseReason.OutboundLimitExceeded);
+                return;
+            }
+
+            await Task.Delay(PausePollMs).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>Waits out the penalty the last read's invalid messages earned, if any.</summary>
+    private ValueTask ServePenaltyAsync()
+    {
+        if (_penaltyMs == 0)
+        {
+            return ValueTask.CompletedTask;
+        }
+
+        var delay = _penaltyMs;
+        _penaltyMs = 0;
+        Interlocked.Increment(ref _router.Counters.ReadPauses);
+        return new ValueTask(Task.Delay(delay));
+    }
+
+    /// <summary>
+    /// Whether the read loop should stop taking new work from this client: what the router holds for it (its outbound
+    /// queue and the replies its batches gather) is past half of <see cref="JsonRpcRouterOptions.MaxOutboundBufferSize"/>.
+    /// New calls from it would only add answers it has not taken yet; leaving its bytes unread in the socket pushes back
+    /// on it through TCP, and costs the router nothing (no parsing, no routing, no memory) while it waits.
+    /// </summary>
+    private bool MustPauseReading => Ledger.Held > _router.Options.MaxOutboundBufferSize / 2;
+
+    /// <summary>
+    /// Waits until what the router holds for this client is down to a quarter of the bound (true), or gives up (false)
+    /// when the client does not read at all: messages wait for it and its writer has taken none for the progress
+    /// timeout. A client whose batches wait on a slow provider, and who reads what it is sent, is never dropped here:
+    /// it waits until those batches are answered or time out.
+    /// </summary>
+    private async ValueTask<bool> WaitForRoomAsync()
+    {
+        RouterLog.ReadPaused(_logger, ConnectionId, Name, Ledger.Held);
+        Interlocked.Increment(ref _router.Counters.ReadPauses);
+        var resumeAt = _router.Options.MaxOutboundBufferSize / 4;
+        while (Ledger.Held > resumeAt)
+        {
+            if (IsClosing)
+            {
+                return false;
+            }
+
+            if (_outbound.IsStalled(Environment.TickCount64))
+            {
+                return false;
+            }
+
+            await Task.Delay(PausePollMs).ConfigureAwait(false);
+        }
+
+        return !IsClosing;
+    }
+}

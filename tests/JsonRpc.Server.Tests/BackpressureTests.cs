@@ -1,0 +1,193 @@
+using System.Diagnostics;
+using System.Net.Sockets;
+using System.Text;
+using JsonRpc.Protocol;
+using JsonRpc.Server.Tests.Infrastructure;
+
+namespace JsonRpc.Server.Tests;
+
+/// <summary>
+/// The router pushes back on a client instead of working for it without end: it stops reading one whose answers pile
+/// up unread (and drops it when it takes nothing at all), and reads a client that sends invalid messages more slowly.
+/// </summary>
+public sealed class BackpressureTests(ITestOutputHelper output)
+{
+    [Fact]
+    public async Task NonReadingCaller_RouterStopsReadingIt_ThenDropsIt_OthersServed()
+    {
+        const int Bound = 256 * 1024;
+        await using var server = await StartWithEchoAsync(Bound);
+        await using var other = await server.ConnectAsync();
+        await using var flooder = await server.ConnectAsync();
+        flooder.Socket.ReceiveBufferSize = 4096;
+        await Eventually.TrueAsync(() => server.Router.GetStats().Connections == 2, "the router has both connections");
+
+        // The flooder writes 1 KB echo calls and reads nothing, from a task of its own (its writes block once the
+        // router stops reading it).
+        var call = Encoding.UTF8.GetBytes(LineClient.Request(1, "echo", $"[\"{new string('f', 1000)}\"]") + "\n");
+        using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(60));
+        long written = 0;
+        var flooding = Task.Run(async () =>
+        {
+            try
+            {
+                while (!stop.IsCancellationRequested)
+                {
+                    await flooder.Socket.SendAsync(call, SocketFlags.None, stop.Token);
+                    Interlocked.Add(ref written, call.Length);
+                }
+            }
+            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
+            {
+            }
+        });
+
+        // The router pauses (once the kernel's socket buffers are full too): bytes in stop growing for half a second
+        // while the flooder is still connected and still trying to write.
+        await Eventually.TrueAsync(() => server.Router.GetStats().ReadPauses > 0, "the router stops reading the flooder");
+        var bytesIn = -1L;
+        await Eventually.TrueAsync(async () =>
+        {
+            var before = server.Router.GetStats().BytesIn;
+            await Task.Delay(500);
+            var stats = server.Router.GetStats();
+            bytesIn = stats.BytesIn;
+            return before == stats.BytesIn && stats.Connections == 2;
+        }, "the router reads nothing more from the flooder while it is still connected", TimeSpan.FromSeconds(30));
+        output.WriteLine($"paused after {bytesIn:N0} bytes in; the flooder wrote {Interlocked.Read(ref written):N0}");
+        Assert.True(Interlocked.Read(ref written) > bytesIn, "the flooder did not write more than the router read: nothing was held back");
+
+        // Meanwhile another client is served at once.
+        Answer.IsResult(await other.CallAsync("echo", "[\"still here\"]"), "[\"still here\"]");
+
+        // It takes nothing for the progress timeout: dropped, as a client that does not read.
+        await Eventually.TrueAsync(() => server.Router.GetStats().Connections == 1, "the flooder is dropped", TimeSpan.FromSeconds(30));
+        await stop.CancelAsync();
+        await flooding.WaitAsync(TimeSpan.FromSeconds(10));
+        Answer.IsResult(await other.CallAsync("keepAlive"), "true");
+    }
+
+    [Fact]
+    public async Task PipeliningCallerThatReads_PausedAndResumed_EveryCallAnsweredOnce()
+    {
+        // A caller that writes far more than the bound in one go, but reads everything: paused while its answers wait,
+        // resumed as it takes them, never dropped, and every call answered once.
+        const int Bound = 128 * 1024;
+        await using var server = await StartWithEchoAsync(Bound);
+        await using var caller = await server.ConnectAsync();
+        const int Calls = 2000; // 2 MB of calls and of answers: sixteen times the bound
+        var payload = new string('p', 1000);
+        var batch = new StringBuilder();
+        for (var id = 1; id <= Calls; id++)
+        {
+            batch.Append(LineClient.Request(id, "echo", $"[\"{payload}\"]")).Append('\n');
+        }
+
+        var writing = caller.SendRawAsync(Encoding.UTF8.GetBytes(batch.ToString()));
+        var seen = new HashSet<int>();
+        for (var i = 0; i < Calls; i++)
+        {
+            var answer = await caller.ReadAsync();
+            Assert.True(seen.Add(answer.GetProperty("id").GetInt32()), "an answer came twice");
+            Assert.Equal(payload, answer.GetProperty("result")[0].GetString());
+        }
+
+        await writing;
+        Assert.Equal(Calls, seen.Count);
+        Assert.True(server.Router.GetStats().ReadPauses > 0, "the caller was never paused: the test proves nothing");
+        Answer.IsResult(await caller.CallAsync("keepAlive"), "true");
+    }
+
+    [Fact]
+    public async Task FastCaller_SlowProviderThatReads_CallerSlowedToItsPace_ProviderNeverDropped()
+    {
+        // A caller writes 16 MB of calls at once to a provider that reads and answers them at about 2,000 a second: past
+        // what the sockets buffer, the provider's queue would pass twice its 128 KB bound at once, and a provider that
+        // reads all along would be dropped. The router instead stops reading the caller while the provider is behind.
+        const int Bound = 128 * 1024;
+        await using var server = await RouterServer.StartAsync(o =>
+        {
+            o.MaxMessageSize = 64 * 1024;
+            o.MaxOutboundBufferSize = Bound;
+            o.MaxPendingCallsPerConnection = 10_000;
+            o.CallTimeout = TimeSpan.FromSeconds(60);
+        }, output);
+        await using var provider = await server.ConnectRegisteredAsync("slow-provider", "work");
+        await using var caller = await server.ConnectAsync();
+        const int Calls = 4000;
+        var payload = new string('w', 4000);
+        var requests = new StringBuilder();
+        for (var id = 1; id <= Calls; id++)
+        {
+            requests.Append(LineClient.Request(id, "work", $"[\"{payload}\"]")).Append('\n');
+        }
+
+        using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(120));
+        var serving = Task.Run(async () =>
+        {
+            for (var served = 0; served < Calls; served++)
+            {
+                var request = await provider.ReadAsync(TimeSpan.FromSeconds(60));
+                await provider.SendAsync($$"""{"jsonrpc":"2.0","id":{{request.GetProperty("id").GetRawText()}},"result":{{served}}}""");
+                if (served % 4 == 3)
+                {
+                    await Task.Delay(2, stop.Token);
+                }
+            }
+        });
+        var writing = caller.SendRawAsync(Encoding.UTF8.GetBytes(requests.ToString()));
+        var answered = new HashSet<int>();
+        for (var i = 0; i < Calls; i++)
+        {
+            var answer = await caller.ReadAsync(TimeSpan.FromSeconds(60));
+            Assert.True(answer.TryGetProperty("result", out _), $"call {i}: {answer}");
+            Assert.True(answered.Add(answer.GetProperty("id").GetInt32()));
+        }
+
+        await writing.WaitAsync(TimeSpan.FromSeconds(60));
+        await serving.WaitAsync(TimeSpan.FromSeconds(60));
+        var stats = server.Router.GetStats();
+        Assert.Equal(2, stats.Connections);
+        Assert.True(stats.ReadPauses > 0, "the caller was never paused: the test proves nothing");
+    }
+
+    [Fact]
+    public async Task InvalidMessages_EachDelaysTheNextRead_AllStillAnswered()
+    {
+        await using var server = await RouterServer.StartAsync(configure: null, output);
+        await using var client = await server.ConnectAsync();
+        const int Invalid = 30;
+        var messages = new StringBuilder();
+        for (var id = 1; id <= Invalid; id++)
+        {
+            messages.Append("{\"jsonrpc\":\"2.0\",\"id\":").Append(id).Append(",\"params\":[1]}\n"); // no method: invalid request
+        }
+
+        // One write holds all of them, the next read comes after their penalty: 30 × 20 ms at the least.
+        var started = Stopwatch.GetTimestamp();
+        await client.SendRawAsync(Encoding.UTF8.GetBytes(messages.ToString()));
+        for (var id = 1; id <= Invalid; id++)
+        {
+            var answer = await client.ReadAsync();
+            Answer.IsError(answer, JsonRpcErrorCodes.InvalidRequest);
+            Assert.Equal(id, answer.GetProperty("id").GetInt32());
+        }
+
+        Answer.IsResult(await client.CallAsync("keepAlive"), "true");
+        var elapsed = Stopwatch.GetElapsedTime(started);
+        Assert.True(elapsed >= TimeSpan.FromMilliseconds(Invalid * 20 * 0.9), $"answered after {elapsed.TotalMilliseconds:N0} ms: invalid messages did not slow the reads");
+        Assert.True((await client.StatsAsync()).GetProperty("read_pauses").GetInt64() > 0);
+    }
+
+    /// <summary>A router whose outbound bound is <paramref name="bound"/> and which serves <c>echo</c> itself.</summary>
+    private async Task<RouterHost> StartWithEchoAsync(int bound)
+    {
+        var server = await RouterServer.StartAsync(o =>
+        {
+            o.MaxMessageSize = 64 * 1024;
+            o.MaxOutboundBufferSize = bound;
+        }, output);
+        server.Router.Methods.AddRaw("echo", static (parameters, _) => new ValueTask<RawJson>(parameters.Detach()));
+        return server;
+    }
+}
