@@ -47,6 +47,13 @@ public sealed class LoadOptions
                                     and at its peak, and whether (and when) the router dropped the connection
           --stalled-method NAME     the method the stalled client calls: echo (routed to the provider) or one
                                     the router answers itself, e.g. keepAlive or an unknown name     [echo]
+          --streaming               instead of the workload: StreamJsonRpc async enumerables (each caller
+                                    enumerates `values`, --stream-length ints a stream, one stream after
+                                    another), through the router against the same two StreamJsonRpc peers
+                                    connected directly, prefetch off and on; reports values per second
+          --stream-length L         values per stream with --streaming                          [1000]
+          --prefetch P              with --streaming, the prefetched run: the first P values in the answer
+                                    and up to P read ahead by the generator (StreamJsonRpc's settings) [64]
           --hostile KINDS           instead of the workload: innocent closed-loop callers alone, then beside
                                     hostile connections of these kinds (non-reading, batch-holding, slowloris,
                                     oversize, deep-nesting, or all), against a --router process; reports the
@@ -133,6 +140,15 @@ public sealed class LoadOptions
     /// <summary>The method the stalled client calls.</summary>
     public string StalledMethod { get; set; } = "echo";
 
+    /// <summary>Run the streaming case instead of the workload.</summary>
+    public bool Streaming { get; set; }
+
+    /// <summary>Values per stream in the streaming case.</summary>
+    public int StreamLength { get; set; } = 1000;
+
+    /// <summary>The prefetch (and read-ahead) of the streaming case's prefetched run.</summary>
+    public int Prefetch { get; set; } = 64;
+
     /// <summary>The kinds of hostile connection for the hostile case (<c>--hostile</c>); null to not run it.</summary>
     public IReadOnlyList<Engine.HostileKind>? Hostile { get; set; }
 
@@ -190,6 +206,9 @@ public sealed class LoadOptions
                 case "--stalled-client":
                     options.StalledClient = true;
                     continue;
+                case "--streaming":
+                    options.Streaming = true;
+                    continue;
                 case "--help" or "-h":
                     throw new HelpRequestedException();
             }
@@ -208,6 +227,12 @@ public sealed class LoadOptions
                 case "--window":
                     options.Window = Int(name, value, 1, 65_536);
                     windowGiven = true;
+                    break;
+                case "--stream-length":
+                    options.StreamLength = Int(name, value, 1, 100_000_000);
+                    break;
+                case "--prefetch":
+                    options.Prefetch = Int(name, value, 1, 100_000);
                     break;
                 case "--connections":
                     options.Connections = Int(name, value, 1, 10_000);

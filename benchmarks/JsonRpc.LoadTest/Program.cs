@@ -83,6 +83,10 @@ static async Task<int> RunAsync(LoadOptions options, bool overwrite, Cancellatio
         ConnectionSweep.Plot(report, plot);
         Console.WriteLine($"Plot written to {plot}");
     }
+    else if (options.Streaming)
+    {
+        report = await StreamingRun.RunAsync(options, Console.Out, cancellationToken);
+    }
     else if (options.Hostile is not null)
     {
         report = await JsonRpc.LoadTest.Hostile.HostileRun.RunAsync(options, Console.Out, cancellationToken);

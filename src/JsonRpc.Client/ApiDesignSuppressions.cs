@@ -51,3 +51,7 @@ using System.Diagnostics.CodeAnalysis;
     Target = "~M:JsonRpc.Client.JsonRpcClient.ConnectAsync(System.String,System.Int32,JsonRpc.Client.JsonRpcClientOptions,System.Threading.CancellationToken)~System.Threading.Tasks.Task{JsonRpc.Client.JsonRpcClient}")]
 [assembly: SuppressMessage("ApiDesign", "RS0026", Scope = "member", Justification = "Optional options and CancellationToken last; required parameters differ (host and port, or a URI).",
     Target = "~M:JsonRpc.Client.JsonRpcClient.ConnectAsync(System.Uri,JsonRpc.Client.JsonRpcClientOptions,System.Threading.CancellationToken)~System.Threading.Tasks.Task{JsonRpc.Client.JsonRpcClient}")]
+[assembly: SuppressMessage("ApiDesign", "RS0026", Scope = "member", Justification = "Optional CancellationToken last; required parameters differ.",
+    Target = "~M:JsonRpc.Client.JsonRpcClient.StreamAsync``1(System.String,JsonRpc.Protocol.RawJson,System.Text.Json.Serialization.Metadata.JsonTypeInfo{``0},System.Threading.CancellationToken)")]
+[assembly: SuppressMessage("ApiDesign", "RS0026", Scope = "member", Justification = "Optional CancellationToken last; required parameters differ.",
+    Target = "~M:JsonRpc.Client.JsonRpcClient.StreamAsync``1(System.String,System.Object,System.Threading.CancellationToken)")]

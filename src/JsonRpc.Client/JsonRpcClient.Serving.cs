@@ -246,6 +246,11 @@ public sealed partial class JsonRpcClient
             return;
         }
 
+        if (TryReportProgress(message, in info) || TryServeGenerator(connection, message, in info))
+        {
+            return;
+        }
+
         if (info.Kind == JsonRpcMessageKind.Notification && TryFindSubscription(message, info, out var subscription))
         {
             subscription.Enqueue(info.HasParams ? message[info.Params] : default);

@@ -232,6 +232,7 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
     void IConnectionOwner.OnClosed(ClientConnection connection, Exception reason)
     {
         var failed = _calls.ClaimAll(connection, static (call, reason) => call.SetFailure(CallOutcome.ConnectionLost, reason), reason);
+        DisposeGenerators();
         JsonRpcClientState old;
         JsonRpcClientState now;
         lock (_stateLock)

@@ -87,6 +87,11 @@ public sealed partial class JsonRpcRouter
     // The one place a call ends: out of the caller's list before it can be reused.
     private void Release(PendingCall call)
     {
+        if (call.Pull is not null || call.ArgumentStreams is not null)
+        {
+            CallStreamsEnded(call);
+        }
+
         call.Caller.ForgetCall(call);
         call.Caller.CallFinished();
         Interlocked.Decrement(ref Counters.PendingCalls);

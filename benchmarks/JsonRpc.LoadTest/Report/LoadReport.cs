@@ -18,10 +18,14 @@ public sealed record LoadReport
     /// <summary>The stalled-client case, when that is what was run.</summary>
     public StalledClientReport? StalledClient { get; init; }
 
+    /// <summary>The streaming case, when that is what was run.</summary>
+    public StreamingReport? Streaming { get; init; }
+
     /// <summary>The hostile-connections case, when that is what was run.</summary>
     public HostileReport? Hostile { get; init; }
 
-    /// <summary>Whether every run passed its correctness check (and the stalled-client case, if run, kept serving the others).</summary>
+    /// <summary>Whether every run passed its correctness check (and the stalled-client, hostile and streaming cases, if run, theirs).</summary>
     public bool AllCorrect => Runs.TrueForAll(run => run.Correctness.Passed) && StalledClient is null or { OthersServed: true, Problem: null }
-        && Hostile is null or { InnocentServed: true };
+        && Hostile is null or { InnocentServed: true }
+        && (Streaming is null || Streaming.Runs.TrueForAll(run => run.Problem is null));
 }

@@ -53,6 +53,21 @@ public static class ReportPrinter
             }
         }
 
+        if (report.Streaming is { } streaming)
+        {
+            output.WriteLine();
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"Streaming: StreamJsonRpc async enumerables of {streaming.StreamLength:N0} ints, {streaming.Connections} callers, router {streaming.Router}"));
+            foreach (var run in streaming.Runs)
+            {
+                output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"  {run.Path,-7} prefetch {run.Prefetch,4}  {run.ValuesPerSecond,12:N0} values/s   ({run.Values:N0} values in {run.Seconds:N1} s, {run.Streams:N0} streams){(run.Problem is null ? "" : "  FAIL: " + run.Problem)}"));
+            }
+
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  router / direct: {streaming.RoutedShare:P0} prefetch off, {streaming.RoutedSharePrefetch:P0} prefetch on"));
+        }
+
         if (report.StalledClient is { } stalled)
         {
             output.WriteLine();

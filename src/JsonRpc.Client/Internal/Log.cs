@@ -61,4 +61,7 @@ internal static partial class Log
 
     [LoggerMessage(19, LogLevel.Debug, "Could not tell {EndPoint} that call {Id} was cancelled: the connection is going.")]
     public static partial void CancelNotSent(ILogger logger, string endPoint, long id, Exception exception);
+
+    [LoggerMessage(40, LogLevel.Warning, "A progress report for token {Token} could not be read as the type its IProgress takes; dropped.")]
+    public static partial void ProgressUnreadable(ILogger logger, long token, Exception exception);
 }

@@ -74,8 +74,11 @@ internal static class ParamReader
         return true;
     }
 
-    // Leaves the reader on the parameter's value when it is there.
-    private static bool Find(ref Utf8JsonReader reader, ReadOnlySpan<byte> @params, ReadOnlySpan<byte> name, int position)
+    /// <summary>
+    /// Moves a fresh reader of <paramref name="params"/> to the value of the parameter named <paramref name="name"/>
+    /// (params by name) or at <paramref name="position"/> (by position); false when it is not there.
+    /// </summary>
+    internal static bool Find(ref Utf8JsonReader reader, ReadOnlySpan<byte> @params, ReadOnlySpan<byte> name, int position)
     {
         if (@params.IsEmpty)
         {

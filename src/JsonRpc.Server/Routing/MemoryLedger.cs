@@ -5,11 +5,15 @@ namespace JsonRpc.Server.Routing;
 /// router's <see cref="MemoryBudget"/>, as messages come and go) and the replies its batches are gathering, counted
 /// here. One bound covers both (<see cref="JsonRpcRouterOptions.MaxOutboundBufferSize"/>). Closed with its connection:
 /// what the batches still counted leaves the budget then, and nothing counts after.
+/// The streams the connection consumes (<see cref="TryReserveStream"/>) count against the same bound and budget, but
+/// not in <see cref="Held"/>: that is what drains as the client reads, which back-pressure waits on; a stream's
+/// bookkeeping drains only as the client pulls or aborts, which it could not do while its reading waits.
 /// </summary>
 internal sealed class MemoryLedger(MemoryBudget budget, OutboundQueue outbound)
 {
     private readonly Lock _lock = new();
     private long _batches;
+    private long _streams;
     private bool _closed;
 
     public long Held => outbound.QueuedBytes + Volatile.Read(ref _batches);
@@ -30,12 +34,45 @@ internal sealed class MemoryLedger(MemoryBudget budget, OutboundQueue outbound)
         budget.Add(bytes);
     }
 
+    /// <summary>Counts <paramref name="bytes"/> of a stream unless that would take the connection past <paramref name="limit"/>.</summary>
+    public bool TryReserveStream(long bytes, long limit)
+    {
+        lock (_lock)
+        {
+            if (_closed || outbound.QueuedBytes + _batches + _streams + bytes > limit)
+            {
+                return false;
+            }
+
+            _streams += bytes;
+        }
+
+        budget.Add(bytes);
+        return true;
+    }
+
+    /// <summary>Releases a stream's bytes.</summary>
+    public void ReleaseStream(long bytes)
+    {
+        lock (_lock)
+        {
+            if (_closed)
+            {
+                return;
+            }
+
+            _streams -= bytes;
+        }
+
+        budget.Add(-bytes);
+    }
+
     /// <summary>Counts <paramref name="bytes"/> more of batch replies unless that would take the connection past <paramref name="limit"/>.</summary>
     public bool TryReserve(long bytes, long limit)
     {
         lock (_lock)
         {
-            if (_closed || outbound.QueuedBytes + _batches + bytes > limit)
+            if (_closed || outbound.QueuedBytes + _batches + _streams + bytes > limit)
             {
                 return false;
             }
@@ -53,8 +90,9 @@ internal sealed class MemoryLedger(MemoryBudget budget, OutboundQueue outbound)
         lock (_lock)
         {
             _closed = true;
-            held = _batches;
+            held = _batches + _streams;
             _batches = 0;
+            _streams = 0;
         }
 
         budget.Add(-held);

@@ -35,6 +35,18 @@ internal sealed class PendingCall
     internal PendingCall? CallerPrevious;
     internal PendingCall? CallerNext;
 
+    // Streams and progress (RouterConnection.Streams.cs): the progress tokens the call's params may carry, whether a
+    // provider's progress was routed by one of them, the stream this call pulls, and the streams its arguments opened.
+    private List<Streams.ProgressToken>? _progress;
+    internal bool ProgressRouted;
+    internal Streams.EnumeratorStream? Pull;
+    internal List<Streams.EnumeratorStream>? ArgumentStreams;
+
+    /// <summary>The progress tokens the call's params may carry (empty for most calls), kept with the pooled call.</summary>
+    internal List<Streams.ProgressToken> Progress => _progress ??= [];
+
+    internal bool HasProgress => _progress is { Count: > 0 };
+
     /// <summary>The caller's id token exactly as sent (quotes included), to put back into the answer.</summary>
     public ReadOnlySpan<byte> CallerId => _callerId.AsSpan(0, _callerIdLength);
 
@@ -63,6 +75,10 @@ internal sealed class PendingCall
         Previous = Next = null;
         CallerPrevious = CallerNext = null;
         _callerIdLength = 0;
+        _progress?.Clear();
+        ProgressRouted = false;
+        Pull = null;
+        ArgumentStreams = null;
         if (_callerId.Length > RetainedIdCapacity)
         {
             _callerId = new byte[RetainedIdCapacity]; // don't keep a huge id alive in the pool

@@ -5,6 +5,7 @@ using JsonRpc.Serialization;
 using JsonRpc.Server.Diagnostics;
 using JsonRpc.Server.RouterProtocol;
 using JsonRpc.Server.Security;
+using JsonRpc.Server.Streams;
 
 namespace JsonRpc.Server.Routing;
 
@@ -123,6 +124,13 @@ internal sealed partial class RouterConnection
             return;
         }
 
+        var streamMethod = StreamMethods.Match(method);
+        if (streamMethod is StreamMethod.EnumeratorNext or StreamMethod.EnumeratorAbort)
+        {
+            HandleStreamCall(message, in info, idToken, batch, abort: streamMethod == StreamMethod.EnumeratorAbort);
+            return;
+        }
+
         if (_router.Options.RequireRegistration && Name is null)
         {
             Fail(batch, idToken, RouterErrorCodes.NotRegistered, "Not registered", "Call register_client first.");
@@ -175,9 +183,15 @@ internal sealed partial class RouterConnection
         // The provider sees the router's id, so that answers can be matched whatever ids the callers chose.
         Span<byte> routerId = stackalloc byte[20];
         Utf8Formatter.TryFormat(call.RouterId, routerId, out var idLength);
-        var forwarded = RouterTracing.IsEnabled
-            ? ForwardTraced(message, in info, call, routerId[..idLength])
-            : ReplyWriter.Splice(message, info.IdToken, routerId[..idLength]);
+        if (!TryForwardCall(message, in info, call, routerId[..idLength], out var forwarded))
+        {
+            return;
+        }
+
+        if (RouterTracing.IsEnabled)
+        {
+            forwarded = TraceForwarded(forwarded, call, routerId[..idLength]);
+        }
 
         // In the table before it is sent, so that the answer always finds it.
         if (!provider.TryAddInFlight(call))
@@ -198,6 +212,11 @@ internal sealed partial class RouterConnection
         if (builtIn != BuiltInMethod.None)
         {
             HandleBuiltIn(builtIn, message, in info, default, null, reply: false);
+            return;
+        }
+
+        if (TryHandleStreamNotification(message, in info, method))
+        {
             return;
         }
 
@@ -319,7 +338,7 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        _router.CompleteCall(call, message, info.IdToken);
+        CompleteRouted(call, message, in info);
     }
 
     /// <summary>Counts an error answered to this connection from elsewhere (e.g. a batch whose replies did not fit).</summary>

@@ -37,6 +37,11 @@ internal sealed partial class RouterConnection
             }
 
             _inFlight.Add(call.RouterId, call);
+            if (call.HasProgress && _progressRoutes is { Count: > 0 })
+            {
+                ProgressCallAdded(call);
+            }
+
             call.Previous = _newest;
             if (_newest is null)
             {
@@ -92,6 +97,11 @@ internal sealed partial class RouterConnection
     // Under the in-flight lock.
     private void Unlink(PendingCall call)
     {
+        if (call.ProgressRouted)
+        {
+            ProgressCallRemoved(call);
+        }
+
         if (call.Previous is null)
         {
             _oldest = call.Next;
@@ -123,6 +133,7 @@ internal sealed partial class RouterConnection
         lock (_inFlightLock)
         {
             _inFlightClosed |= close;
+            _progressRoutes?.Clear();
             if (_inFlight.Count == 0)
             {
                 return;

@@ -11,6 +11,23 @@ namespace JsonRpc.Server.Routing;
 internal sealed partial class RouterConnection
 {
     /// <summary>Starts the call's span and gives the message to forward: the router's id, and a traceparent naming the span.</summary>
+    /// <summary>
+    /// The call as it will be forwarded (its id, and any stream tokens, already exchanged), in a span of its own with a
+    /// traceparent naming it. Read again to find where the trace context goes: only when someone listens.
+    /// </summary>
+    private OutboundMessage TraceForwarded(OutboundMessage forwarded, PendingCall call, ReadOnlySpan<byte> routerId)
+    {
+        var bytes = forwarded.Span;
+        if (!JsonRpcMessageReader.TryRead(bytes, _router.Options.MaxDepth, out var info, out _))
+        {
+            return forwarded;
+        }
+
+        var traced = ForwardTraced(bytes, in info, call, routerId);
+        forwarded.Return();
+        return traced;
+    }
+
     private OutboundMessage ForwardTraced(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, PendingCall call, ReadOnlySpan<byte> routerId)
     {
         var context = JsonRpcTraceContext.Find(message, in info);

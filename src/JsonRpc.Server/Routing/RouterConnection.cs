@@ -124,6 +124,7 @@ internal sealed partial class RouterConnection
             Close(CloseReason.ClientClosed);
             var reason = Reason;
             _router.Unregister(this);
+            EndStreams();
             SignOut();
             CancelServerCalls();
             if (PendingAsCaller > 0)

@@ -7,9 +7,9 @@ namespace JsonRpc.Interop.Tests.Infrastructure;
 /// <summary>A StreamJsonRpc <see cref="JsonRpc"/> connected to the router over a real loopback socket.</summary>
 public sealed class StreamJsonRpcPeer : IAsyncDisposable
 {
-    private readonly TcpClient _tcp;
+    private readonly IDisposable _tcp;
 
-    private StreamJsonRpcPeer(TcpClient tcp, StreamJsonRpc.JsonRpc rpc)
+    private StreamJsonRpcPeer(IDisposable tcp, StreamJsonRpc.JsonRpc rpc)
     {
         _tcp = tcp;
         Rpc = rpc;
@@ -36,6 +36,25 @@ public sealed class StreamJsonRpcPeer : IAsyncDisposable
         catch
         {
             tcp.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Connects over the router's WebSocket endpoint (one JSON-RPC message per text message, System.Text.Json).</summary>
+    public static async Task<StreamJsonRpcPeer> ConnectWebSocketAsync(Uri uri, Action<StreamJsonRpc.JsonRpc>? setup = null)
+    {
+        var socket = new System.Net.WebSockets.ClientWebSocket();
+        try
+        {
+            await socket.ConnectAsync(uri, CancellationToken.None).WaitAsync(Bounds.Step);
+            var rpc = new StreamJsonRpc.JsonRpc(new WebSocketMessageHandler(socket, new SystemTextJsonFormatter()));
+            setup?.Invoke(rpc);
+            rpc.StartListening();
+            return new StreamJsonRpcPeer(socket, rpc);
+        }
+        catch
+        {
+            socket.Dispose();
             throw;
         }
     }

@@ -1,0 +1,32 @@
+using JsonRpc.Server.Routing;
+
+namespace JsonRpc.Server.Streams;
+
+/// <summary>
+/// One StreamJsonRpc async enumerable that crosses the router: the generator that issued it under its own token, the
+/// consumer that pulls it under the router's (unique in the router, so that two generators' tokens never meet at one
+/// consumer), and whether a pull is on its way. Lives from the message that carried it until the generator says it is
+/// finished or fails, the consumer aborts it, the call whose argument it was ends, or either side leaves; counted in
+/// the consumer's memory bound meanwhile.
+/// </summary>
+internal sealed class EnumeratorStream(long token, RouterConnection generator, RouterConnection consumer, byte[] generatorToken)
+{
+    /// <summary>What the router holds per stream, counted against the consumer's bound: this object, its token and entries.</summary>
+    public const int Cost = 256;
+
+    /// <summary>The router's token: what the consumer sees and sends back.</summary>
+    public long Token { get; } = token;
+
+    public RouterConnection Generator { get; } = generator;
+
+    public RouterConnection Consumer { get; } = consumer;
+
+    /// <summary>The generator's token exactly as it wrote it.</summary>
+    public byte[] GeneratorToken { get; } = generatorToken;
+
+    /// <summary>1 while a <c>$/enumerator/next</c> is on its way to the generator: one at a time per stream.</summary>
+    public int Pulling;
+
+    /// <summary>Set once: the stream is out of the router's tables.</summary>
+    public int Ended;
+}
