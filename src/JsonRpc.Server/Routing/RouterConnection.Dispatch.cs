@@ -190,7 +190,7 @@ internal sealed partial class RouterConnection
 
         if (RouterTracing.IsEnabled)
         {
-            forwarded = TraceForwarded(forwarded, call, routerId[..idLength]);
+            forwarded = TraceForwarded(message, in info, forwarded, call, routerId[..idLength]);
         }
 
         // In the table before it is sent, so that the answer always finds it.

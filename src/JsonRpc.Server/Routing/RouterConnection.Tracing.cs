@@ -12,33 +12,29 @@ internal sealed partial class RouterConnection
 {
     /// <summary>Starts the call's span and gives the message to forward: the router's id, and a traceparent naming the span.</summary>
     /// <summary>
-    /// The call as it will be forwarded (its id, and any stream tokens, already exchanged), in a span of its own with a
-    /// traceparent naming it. Read again to find where the trace context goes: only when someone listens.
+    /// A span for the call, a child of the caller's context and tagged from the call as the caller sent it; the call as
+    /// it will be forwarded (its id, and any stream tokens, already exchanged) gets a traceparent naming the span. Read
+    /// again to find where the trace context goes: only when someone listens.
     /// </summary>
-    private OutboundMessage TraceForwarded(OutboundMessage forwarded, PendingCall call, ReadOnlySpan<byte> routerId)
-    {
-        var bytes = forwarded.Span;
-        if (!JsonRpcMessageReader.TryRead(bytes, _router.Options.MaxDepth, out var info, out _))
-        {
-            return forwarded;
-        }
-
-        var traced = ForwardTraced(bytes, in info, call, routerId);
-        forwarded.Return();
-        return traced;
-    }
-
-    private OutboundMessage ForwardTraced(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, PendingCall call, ReadOnlySpan<byte> routerId)
+    private OutboundMessage TraceForwarded(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, OutboundMessage forwarded, PendingCall call, ReadOnlySpan<byte> routerId)
     {
         var context = JsonRpcTraceContext.Find(message, in info);
         var activity = RouterTracing.Start(this, call.Provider, message, in info, ActivityKind.Server, context, _router.Cluster?.NodeName);
         if (activity is null)
         {
-            return ReplyWriter.Splice(message, info.IdToken, routerId);
+            return forwarded;
         }
 
         call.Activity = activity;
-        return RouterTracing.Forward(message, context, activity, info.IdToken, routerId);
+        var bytes = forwarded.Span;
+        if (!JsonRpcMessageReader.TryRead(bytes, _router.Options.MaxDepth, out var sent, out _))
+        {
+            return forwarded;
+        }
+
+        var traced = RouterTracing.Forward(bytes, JsonRpcTraceContext.Find(bytes, in sent), activity, sent.IdToken, routerId);
+        forwarded.Return();
+        return traced;
     }
 
     /// <summary>
