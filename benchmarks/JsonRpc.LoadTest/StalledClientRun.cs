@@ -25,8 +25,8 @@ public static class StalledClientRun
         var callerOptions = options.Clone();
         callerOptions.Mode = LoadMode.Closed;
         callerOptions.Connections = 1;
-        await using var target = await LoadTarget.StartAsync(callerOptions, Implementations.Ours, setup.Token).ConfigureAwait(false);
-        var probe = target.Probe ?? throw new InvalidOperationException("The stalled-client case needs the router's process (--router, or --connect with --router-pid).");
+        var (target, probe) = await LoadTarget.StartProcessCaseAsync(callerOptions, "stalled-client", cancellationToken).ConfigureAwait(false);
+        await using var targetLifetime = target.ConfigureAwait(false);
         progress?.WriteLine($"stalled client: router {target.ProcessCommand}, {options.PayloadBytes} B calls to {options.StalledMethod}, {options.Duration.TotalSeconds:0.#} s");
 
         var provider = options.Provider == ClientKind.Client

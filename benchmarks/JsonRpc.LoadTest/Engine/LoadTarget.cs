@@ -168,4 +168,23 @@ internal sealed class LoadTarget : IAsyncDisposable
         EndRssMb = LoadRunner.Megabytes(probe.Rss()),
         PeakRssMb = LoadRunner.Megabytes(probe.PeakRss()),
     };
+
+    /// <summary>
+    /// The router process a single-router case measures (the stalled client, the hostile connections): closed-loop
+    /// callers, set up within 90 s; throws when there is no process to measure.
+    /// </summary>
+    public static async Task<(LoadTarget Target, ProcessProbe Probe)> StartProcessCaseAsync(LoadOptions options, string caseName, CancellationToken cancellationToken)
+    {
+        using var setup = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        setup.CancelAfter(TimeSpan.FromSeconds(90));
+        var target = await StartAsync(options, Implementations.Ours, setup.Token).ConfigureAwait(false);
+        if (target.Probe is not { } probe)
+        {
+            await target.DisposeAsync().ConfigureAwait(false);
+            throw new InvalidOperationException($"The {caseName} case needs the router's process (--router, or --connect with --router-pid).");
+        }
+
+        return (target, probe);
+    }
 }
+

@@ -27,8 +27,8 @@ public static class HostileRun
         setup.CancelAfter(TimeSpan.FromSeconds(90));
         var callerOptions = options.Clone();
         callerOptions.Mode = LoadMode.Closed;
-        await using var target = await LoadTarget.StartAsync(callerOptions, Implementations.Ours, setup.Token).ConfigureAwait(false);
-        var probe = target.Probe ?? throw new InvalidOperationException("The hostile case needs the router's process (--router, or --connect with --router-pid).");
+        var (target, probe) = await LoadTarget.StartProcessCaseAsync(callerOptions, "hostile", cancellationToken).ConfigureAwait(false);
+        await using var targetLifetime = target.ConfigureAwait(false);
         var kinds = options.HostileKinds;
         var clients = Enumerable.Range(0, options.HostileCount)
             .Select(i => new HostileClient(kinds[i % kinds.Count], target.EndPoint, RouterLimits.For(options).MaxMessageSize)).ToList();
