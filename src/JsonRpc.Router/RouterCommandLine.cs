@@ -39,6 +39,7 @@ internal static class RouterCommandLine
         new("max_depth", nameof(JsonRpcRouterOptions.MaxDepth), "<depth>", Number(Defaults.MaxDepth), "Deepest JSON nesting accepted."),
         new("max_outbound_buffer_size", nameof(JsonRpcRouterOptions.MaxOutboundBufferSize), "<bytes>", Number(Defaults.MaxOutboundBufferSize), "Bytes queued for a client that is not reading before it is dropped."),
         new("max_memory", nameof(JsonRpcRouterOptions.MaxMemory), "<bytes>", "a quarter of the memory available", "Memory budget for what is held for clients; near it new calls are refused (-32018)."),
+        new("max_penalty_delay_ms", nameof(JsonRpcRouterOptions.MaxPenaltyDelay), "<ms>", Ms(Defaults.MaxPenaltyDelay), "Most a new connection waits when its address was dropped for misbehaviour (0: off)."),
         new("shutdown_timeout_ms", nameof(JsonRpcRouterOptions.ShutdownTimeout), "<ms>", Ms(Defaults.ShutdownTimeout), "On Ctrl+C, how long routed calls may still be answered."),
         new("certificate_path", nameof(JsonRpcRouterOptions.CertificatePath), "<file>", "none", "TLS certificate (.pfx/.p12 or PEM) for both ports: tls://, https://, wss://."),
         new("certificate_key_path", nameof(JsonRpcRouterOptions.CertificateKeyPath), "<file>", "none", "Private key file of a PEM certificate."),

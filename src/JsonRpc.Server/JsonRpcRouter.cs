@@ -45,6 +45,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
         _security = JsonRpc.Server.Security.SecurityPolicy.Create(Options.Security, Options.AccessToken, IdentityStateFor);
         Audit = new JsonRpc.Server.Security.RefusalAudit(Logger);
         Memory = new MemoryBudget(Options.MaxMemory ?? MemoryBudget.DefaultMax());
+        Penalties = new AddressPenalties(Options.MaxPenaltyDelay);
         _metrics = new RouterMetrics(Counters, meterFactory, this);
         DefaultFramer = new NewlineDelimitedFramer(Options.MaxMessageSize);
         Methods = new JsonRpcDispatcher(new JsonRpcDispatcherOptions { MaxDepth = Options.MaxDepth });
@@ -66,6 +67,9 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
 
     /// <summary>The buffers held for all clients, against <see cref="JsonRpcRouterOptions.MaxMemory"/>.</summary>
     internal MemoryBudget Memory { get; }
+
+    /// <summary>Addresses whose connections were closed for misbehaviour, and how long their new ones wait.</summary>
+    internal AddressPenalties Penalties { get; }
 
     internal IJsonRpcFramer DefaultFramer { get; }
 

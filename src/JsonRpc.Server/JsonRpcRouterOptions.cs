@@ -105,6 +105,16 @@ public sealed class JsonRpcRouterOptions
     public long? MaxMemory { get; set; }
 
     /// <summary>
+    /// The longest a new connection waits before it is read when earlier connections from its address were closed for
+    /// misbehaviour: an oversized message, framing that cannot be read, not reading what it is sent, a wrong access
+    /// token (<c>max_penalty_delay_ms</c>). The wait starts at 50 ms and doubles with each such close; an address is
+    /// forgotten 30 s after its last one. Clients already connected from that address are not affected. A client
+    /// dropped for misbehaviour that connects again at once is thus slowed to about one attempt per this delay instead
+    /// of taking the router's time in a loop. Zero turns it off. Default 1 s.
+    /// </summary>
+    public TimeSpan MaxPenaltyDelay { get; set; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
     /// On shutdown, how long calls already routed may still be answered before the rest fail with
     /// <see cref="RouterErrorCodes.ShuttingDown"/> (<c>shutdown_timeout_ms</c>). Default 5 s.
     /// </summary>

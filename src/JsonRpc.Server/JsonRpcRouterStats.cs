@@ -75,7 +75,8 @@ public sealed record JsonRpcRouterStats
     /// <summary>
     /// Times the router stopped reading a client for a while: because half of
     /// <see cref="JsonRpcRouterOptions.MaxOutboundBufferSize"/> was waiting for it (until it takes what waits, or is
-    /// dropped for not reading), or because it sent invalid messages (each delays its next read by 20 ms).
+    /// dropped for not reading), because it sent invalid messages (each delays its next read by 20 ms), or because its
+    /// address was recently dropped for misbehaviour (<see cref="JsonRpcRouterOptions.MaxPenaltyDelay"/>).
     /// </summary>
     public long ReadPauses { get; init; }
 

@@ -179,6 +179,68 @@ public sealed class BackpressureTests(ITestOutputHelper output)
         Assert.True((await client.StatsAsync()).GetProperty("read_pauses").GetInt64() > 0);
     }
 
+    [Fact]
+    public async Task OversizeSenderConnectingAgain_EachNewConnectionWaitsLonger_ClientsAlreadyConnectedServed()
+    {
+        await using var server = await RouterServer.StartAsync(o =>
+        {
+            o.MaxMessageSize = 64 * 1024;
+            o.MaxPenaltyDelay = TimeSpan.FromSeconds(30);
+        }, output);
+        await using var other = await server.ConnectAsync(); // connected before any misbehaviour, from the same address
+        Answer.IsResult(await other.CallAsync("keepAlive"), "true");
+        var oversized = $$"""{"jsonrpc":"2.0","id":1,"method":"x","params":["{{new string('a', 100_000)}}"]}""";
+
+        // Four connections from 127.0.0.1 in a row, each dropped for an oversized message: 50, 100, then 200 ms of
+        // waiting before the next one is read, and 400 ms before the fifth.
+        for (var attempt = 1; attempt <= 4; attempt++)
+        {
+            await using var hostile = await server.ConnectAsync();
+            await hostile.SendAsync(oversized);
+            Answer.IsError(await hostile.ReadAsync(), RouterErrorCodes.MessageTooLarge);
+            await hostile.AssertClosedAsync();
+            await Eventually.TrueAsync(() => server.Router.GetStats().Connections == 1, "the router has closed the hostile connection");
+        }
+
+        var pausesBefore = server.Router.GetStats().ReadPauses;
+        var started = Stopwatch.GetTimestamp();
+        await using var fifth = await server.ConnectAsync();
+        await fifth.SendAsync(LineClient.Request(7, "keepAlive"));
+
+        // While the fifth waits, the client that was connected all along is answered as before.
+        Answer.IsResult(await other.CallAsync("keepAlive"), "true");
+        var answer = await fifth.ReadAsync();
+        var elapsed = Stopwatch.GetElapsedTime(started);
+        Answer.IsResult(answer, "true");
+        Assert.True(elapsed >= TimeSpan.FromMilliseconds(400 * 0.9), $"the fifth connection was read after {elapsed.TotalMilliseconds:N0} ms: its address earned no wait");
+        Assert.True(server.Router.GetStats().ReadPauses > pausesBefore, "the wait is not counted in read_pauses");
+        output.WriteLine($"the fifth connection was answered after {elapsed.TotalMilliseconds:N0} ms");
+    }
+
+    [Fact]
+    public async Task WrongAccessToken_CountsAgainstTheAddress_RightTokenStillSignsIn()
+    {
+        await using var server = await RouterServer.StartAsync(o =>
+        {
+            o.AccessToken = "right";
+            o.MaxPenaltyDelay = TimeSpan.FromSeconds(30);
+        }, output);
+        for (var attempt = 1; attempt <= 3; attempt++)
+        {
+            await using var guesser = await server.ConnectAsync();
+            Answer.IsError(await guesser.CallAsync("register_client", """{"name":"guess","token":"wrong"}"""), RouterErrorCodes.AccessDenied);
+            await guesser.AssertClosedAsync();
+            await Eventually.TrueAsync(() => server.Router.GetStats().Connections == 0, "the router has closed the guesser");
+        }
+
+        // Three wrong tokens: the next connection from the address waits 200 ms, then signs in with the right one.
+        var started = Stopwatch.GetTimestamp();
+        await using var client = await server.ConnectAsync();
+        await client.RegisterAsync("client", "right");
+        var elapsed = Stopwatch.GetElapsedTime(started);
+        Assert.True(elapsed >= TimeSpan.FromMilliseconds(200 * 0.9), $"signed in after {elapsed.TotalMilliseconds:N0} ms: wrong tokens earned no wait");
+    }
+
     /// <summary>A router whose outbound bound is <paramref name="bound"/> and which serves <c>echo</c> itself.</summary>
     private async Task<RouterHost> StartWithEchoAsync(int bound)
     {

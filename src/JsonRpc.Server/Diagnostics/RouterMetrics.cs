@@ -47,7 +47,7 @@ internal sealed class RouterMetrics : IDisposable
         _meter.CreateObservableCounter("jsonrpc.router.errors", () => Volatile.Read(ref c.Errors), "{error}", "Error responses sent by the router.");
         _meter.CreateObservableCounter("jsonrpc.router.calls.timeouts", () => Volatile.Read(ref c.Timeouts), "{call}", "Routed calls that timed out.");
         _meter.CreateObservableCounter("jsonrpc.router.answers.dropped", () => Volatile.Read(ref c.AnswersDropped), "{answer}", "Late or foreign answers dropped.");
-        _meter.CreateObservableCounter("jsonrpc.router.read_pauses", () => Volatile.Read(ref c.ReadPauses), "{pause}", "Times the router stopped reading a client: half its outbound bound waited for it, or it sent invalid messages.");
+        _meter.CreateObservableCounter("jsonrpc.router.read_pauses", () => Volatile.Read(ref c.ReadPauses), "{pause}", "Times the router stopped reading a client: half its outbound bound waited for it, it sent invalid messages, or its address was recently dropped for misbehaviour.");
         _meter.CreateObservableCounter("jsonrpc.router.cancels.forwarded", () => Volatile.Read(ref c.CancelsForwarded), "{notification}", "$/cancelRequest notifications sent to providers.");
         if (router is not null)
         {

@@ -15,7 +15,7 @@ public static class JsonRpcRouterConfiguration
         "host", "port", "http_port", "keepalive_timeout_ms", "registration_timeout_ms", "require_registration", "access_token",
         "call_timeout_ms", "max_message_size", "max_connections", "max_pending_calls", "max_routes", "max_depth",
         "max_outbound_buffer_size", "shutdown_timeout_ms", "certificate_path", "certificate_key_path",
-        "certificate_password", "security_file", "max_memory",
+        "certificate_password", "security_file", "max_memory", "max_penalty_delay_ms",
     ];
 
     /// <summary>
@@ -46,6 +46,7 @@ public static class JsonRpcRouterConfiguration
         options.MaxDepth = ReadInt(section, "MaxDepth", "max_depth") ?? options.MaxDepth;
         options.MaxOutboundBufferSize = ReadInt(section, "MaxOutboundBufferSize", "max_outbound_buffer_size") ?? options.MaxOutboundBufferSize;
         options.MaxMemory = ReadLong(section, "MaxMemory", "max_memory") ?? options.MaxMemory;
+        options.MaxPenaltyDelay = ReadTime(section, "MaxPenaltyDelay", "max_penalty_delay_ms") ?? options.MaxPenaltyDelay;
         options.ShutdownTimeout = ReadTime(section, "ShutdownTimeout", "shutdown_timeout_ms") ?? options.ShutdownTimeout;
         options.CertificatePath = ReadString(section, "CertificatePath", "certificate_path") ?? options.CertificatePath;
         options.CertificateKeyPath = ReadString(section, "CertificateKeyPath", "certificate_key_path") ?? options.CertificateKeyPath;

@@ -49,6 +49,11 @@ internal sealed class JsonRpcRouterOptionsValidator : IValidateOptions<JsonRpcRo
             Fail("ShutdownTimeout must not be negative.");
         }
 
+        if (options.MaxPenaltyDelay < TimeSpan.Zero || options.MaxPenaltyDelay > TimeSpan.FromMinutes(1))
+        {
+            Fail("MaxPenaltyDelay must be between 0 and 1 minute.");
+        }
+
         if (options.MaxMessageSize < 64)
         {
             Fail($"MaxMessageSize must be at least 64 bytes (was {options.MaxMessageSize}).");

@@ -57,6 +57,30 @@ internal sealed partial class RouterConnection
         }
     }
 
+    /// <summary>
+    /// Before the first read: waits as long as this client's address has earned by connections the router closed for
+    /// misbehaviour (see <see cref="AddressPenalties"/>), so a client dropped for it cannot take the router's time again
+    /// at once. Bytes it sends meanwhile wait in the socket.
+    /// </summary>
+    private async ValueTask ServeAddressPenaltyAsync()
+    {
+        var delay = _router.Penalties.DelayFor(RemoteEndPoint, Environment.TickCount64);
+        if (delay > TimeSpan.Zero)
+        {
+            Interlocked.Increment(ref _router.Counters.ReadPauses);
+            await Task.Delay(delay).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>Counts a close for misbehaviour against this client's address.</summary>
+    private void NoteMisbehaviour(CloseReason reason)
+    {
+        if (reason is CloseReason.MessageTooLarge or CloseReason.InvalidFraming or CloseReason.OutboundLimitExceeded or CloseReason.AccessDenied)
+        {
+            _router.Penalties.Strike(RemoteEndPoint, Environment.TickCount64);
+        }
+    }
+
     /// <summary>Waits out the penalty the last read's invalid messages earned, if any.</summary>
     private ValueTask ServePenaltyAsync()
     {

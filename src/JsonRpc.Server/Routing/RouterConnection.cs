@@ -100,6 +100,7 @@ internal sealed partial class RouterConnection
         var writing = WriteLoopAsync();
         try
         {
+            await ServeAddressPenaltyAsync().ConfigureAwait(false);
             if (_transportIdentity is null || SignInFromTransport(_transportIdentity))
             {
                 await ReadLoopAsync().ConfigureAwait(false);
@@ -123,6 +124,7 @@ internal sealed partial class RouterConnection
         {
             Close(CloseReason.ClientClosed);
             var reason = Reason;
+            NoteMisbehaviour(reason);
             _router.Unregister(this);
             EndStreams();
             SignOut();
