@@ -16,6 +16,8 @@ if (RouterCommandLine.Check(args, Console.Out, Console.Error, out var arguments)
     return exit;
 }
 
+var started = false;
+JsonRpcRouterOptions? options = null;
 try
 {
     var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { Args = arguments, ContentRootPath = AppContext.BaseDirectory });
@@ -23,6 +25,9 @@ try
 
     // The router says what listens where in its own words; the generic hosting lines would name ports wrongly.
     builder.Logging.AddFilter("Microsoft.Hosting.Lifetime", LogLevel.Warning);
+    // A start that fails (a port in use, a bad setting) is logged by the host with the exception's whole stack; the
+    // catch below says it in one line instead.
+    builder.Logging.AddFilter("Microsoft.Extensions.Hosting.Internal.Host", LogLevel.Critical);
     // The NATS client (cluster mode) reports every connection attempt with the server's whole INFO at Information; its
     // warnings and errors (a refused login, say) are what an operator needs. The cluster logs its own joins and losses.
     builder.Logging.AddFilter("NATS", LogLevel.Warning);
@@ -33,7 +38,7 @@ try
     builder.WebHost.ConfigureKestrel(kestrel => kestrel.ListenJsonRpcRouter());
 
     var app = builder.Build();
-    var options = app.Services.GetRequiredService<IOptions<JsonRpcRouterOptions>>().Value;
+    options = app.Services.GetRequiredService<IOptions<JsonRpcRouterOptions>>().Value;
     if (options.HttpPort is not null)
     {
         app.MapJsonRpcRouter("/rpc");
@@ -43,13 +48,20 @@ try
     }
 
     app.Lifetime.ApplicationStarted.Register(() => ListeningLog.Write(app.Logger, app.Services.GetRequiredService<JsonRpcRouterListeners>()));
+    started = true;
     await app.RunAsync();
     return 0;
+}
+catch (IOException ex) when (ex.InnerException is Microsoft.AspNetCore.Connections.AddressInUseException)
+{
+    Console.Error.WriteLine($"{RouterCommandLine.ToolName}: {StartupErrors.AddressInUse(ex.Message, options)}");
+    return 1;
 }
 catch (Exception ex) when (ex is InvalidOperationException or OptionsValidationException or IOException or FormatException
     or System.Security.Cryptography.CryptographicException or UnauthorizedAccessException)
 {
-    // A bad value, a failed validation, a port in use, an unreadable certificate: one line that names it.
+    // A bad value, a failed validation, an unreadable certificate: one line that names it. A setting that cannot be
+    // used is a usage error, as an unknown option is; what fails once running (a file gone, say) is not.
     Console.Error.WriteLine($"{RouterCommandLine.ToolName}: {ex.Message.ReplaceLineEndings(" ")}");
-    return 1;
+    return !started || ex is OptionsValidationException ? RouterCommandLine.UsageError : 1;
 }

@@ -20,13 +20,16 @@ internal static class RouterTelemetry
     /// <summary>The service name the router reports as (OpenTelemetry's <c>service.name</c>).</summary>
     public const string ServiceName = "jsonrpc-router";
 
-    /// <summary>The configuration keys, beside the router's in the <c>JsonRpcRouter</c> section.</summary>
-    public static IReadOnlyDictionary<string, string> SwitchMappings { get; } = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase)
-    {
-        ["--otlp_endpoint"] = JsonRpcRouterOptions.SectionName + ":OtlpEndpoint",
-        ["--otlp_protocol"] = JsonRpcRouterOptions.SectionName + ":OtlpProtocol",
-        ["--otlp_interval_ms"] = JsonRpcRouterOptions.SectionName + ":OtlpIntervalMs",
-    };
+    /// <summary>The settings, beside the router's in the <c>JsonRpcRouter</c> section (read in <see cref="Add"/>).</summary>
+    internal static ConfigOption[] Options { get; } =
+    [
+        new("OtlpEndpoint", "otlp_endpoint", "<url>", "none (no export)", "Send traces and metrics over OTLP to this collector (http://host:4317 for gRPC, http://host:4318 for HTTP)."),
+        new("OtlpProtocol", "otlp_protocol", "grpc|http/protobuf", "grpc", "The OTLP transport."),
+        new("OtlpIntervalMs", "otlp_interval_ms", "<ms>", "60000", "How often metrics are exported over OTLP."),
+    ];
+
+    /// <summary>The command-line switches of <see cref="Options"/>.</summary>
+    public static IReadOnlyDictionary<string, string> SwitchMappings { get; } = ConfigOption.SwitchMappings(Options);
 
     /// <summary>Adds the OpenTelemetry SDK with OTLP export when an endpoint is configured.</summary>
     /// <exception cref="InvalidOperationException">A value cannot be used; the message names the option.</exception>

@@ -136,7 +136,7 @@ public sealed partial class JsonRpcCluster : IAsyncDisposable
         {
             Url = _options.NatsUrl!,
             Name = "jsonrpc-router " + NodeName,
-            LoggerFactory = _loggerFactory,
+            LoggerFactory = new NatsLogThrottle(_loggerFactory, TimeProvider.System),
             RetryOnInitialConnect = true,
             // A refusal while starting fails the start (OnServerErrorAsync); once running, a node keeps trying, so that
             // credentials corrected on the server (a rotation gone wrong, say) let it back in without a restart.

@@ -9,18 +9,33 @@ namespace JsonRpc.Server.Cluster;
 /// </summary>
 public static class JsonRpcClusterConfiguration
 {
-    private static readonly string[] SnakeCaseNames =
+    private static readonly JsonRpcClusterOptions Defaults = new();
+
+    /// <summary>Every cluster setting, in the order <c>--help</c> lists them (after the router's).</summary>
+    internal static readonly ConfigOption<JsonRpcClusterOptions>[] Options =
     [
-        "nats_url", "node_name", "cluster_subject_prefix", "cluster_heartbeat_ms", "cluster_node_timeout_ms",
-        "cluster_connect_timeout_ms", "nats_user", "nats_password", "nats_token", "nats_creds_file", "nats_nkey_file",
-        "nats_tls", "nats_tls_ca_file", "nats_tls_cert_file", "nats_tls_key_file",
+        ConfigOption<JsonRpcClusterOptions>.Text(nameof(JsonRpcClusterOptions.NatsUrl), "nats_url", "<url[,url]>", "none (single node)", "Join a cluster of routers through NATS at these URLs (nats:// or tls://).", static (o, v) => o.NatsUrl = v),
+        ConfigOption<JsonRpcClusterOptions>.Text(nameof(JsonRpcClusterOptions.NodeName), "node_name", "<name>", "host name and port", "This router's name in the cluster; unique among the nodes.", static (o, v) => o.NodeName = v),
+        ConfigOption<JsonRpcClusterOptions>.Text(nameof(JsonRpcClusterOptions.SubjectPrefix), "cluster_subject_prefix", "<prefix>", Defaults.SubjectPrefix, "First token of every NATS subject the cluster uses; separate clusters on one NATS need different ones.", static (o, v) => o.SubjectPrefix = v),
+        ConfigOption<JsonRpcClusterOptions>.Time(nameof(JsonRpcClusterOptions.HeartbeatInterval), "cluster_heartbeat_ms", Defaults.HeartbeatInterval, "How often a node tells the others it is alive.", static (o, v) => o.HeartbeatInterval = v),
+        ConfigOption<JsonRpcClusterOptions>.Time(nameof(JsonRpcClusterOptions.NodeTimeout), "cluster_node_timeout_ms", Defaults.NodeTimeout, "A node silent this long is dropped: its methods vanish and its calls fail.", static (o, v) => o.NodeTimeout = v),
+        ConfigOption<JsonRpcClusterOptions>.Time(nameof(JsonRpcClusterOptions.ConnectTimeout), "cluster_connect_timeout_ms", Defaults.ConnectTimeout, "How long a connection attempt to NATS may take.", static (o, v) => o.ConnectTimeout = v),
+        ConfigOption<JsonRpcClusterOptions>.Text(nameof(JsonRpcClusterOptions.NatsUser), "nats_user", "<user>", null, "NATS user name (with nats_password).", static (o, v) => o.NatsUser = v),
+        ConfigOption<JsonRpcClusterOptions>.Text(nameof(JsonRpcClusterOptions.NatsPassword), "nats_password", "<password>", null, "NATS password.", static (o, v) => o.NatsPassword = v),
+        ConfigOption<JsonRpcClusterOptions>.Text(nameof(JsonRpcClusterOptions.NatsToken), "nats_token", "<token>", null, "NATS authentication token.", static (o, v) => o.NatsToken = v),
+        ConfigOption<JsonRpcClusterOptions>.Text(nameof(JsonRpcClusterOptions.NatsCredsFile), "nats_creds_file", "<file>", null, "NATS credentials file (JWT and NKey seed).", static (o, v) => o.NatsCredsFile = v),
+        ConfigOption<JsonRpcClusterOptions>.Text(nameof(JsonRpcClusterOptions.NatsNKeyFile), "nats_nkey_file", "<file>", null, "NATS NKey seed file.", static (o, v) => o.NatsNKeyFile = v),
+        ConfigOption<JsonRpcClusterOptions>.Bool(nameof(JsonRpcClusterOptions.NatsTls), "nats_tls", Defaults.NatsTls, "Require TLS to NATS.", static (o, v) => o.NatsTls = v),
+        ConfigOption<JsonRpcClusterOptions>.Text(nameof(JsonRpcClusterOptions.NatsTlsCaFile), "nats_tls_ca_file", "<file>", null, "CA certificate that NATS's certificate must chain to.", static (o, v) => o.NatsTlsCaFile = v),
+        ConfigOption<JsonRpcClusterOptions>.Text(nameof(JsonRpcClusterOptions.NatsTlsCertFile), "nats_tls_cert_file", "<file>", null, "Client certificate for NATS (PEM).", static (o, v) => o.NatsTlsCertFile = v),
+        ConfigOption<JsonRpcClusterOptions>.Text(nameof(JsonRpcClusterOptions.NatsTlsKeyFile), "nats_tls_key_file", "<file>", null, "Key of the client certificate for NATS (PEM).", static (o, v) => o.NatsTlsKeyFile = v),
     ];
 
     /// <summary>
     /// Command-line switches for the snake_case names, to pass to <c>AddCommandLine</c> beside the router's:
     /// <c>--nats_url nats://127.0.0.1:4222</c> sets <c>JsonRpcRouter:nats_url</c>.
     /// </summary>
-    public static IReadOnlyDictionary<string, string> CommandLineSwitchMappings { get; } = CreateSwitchMappings();
+    public static IReadOnlyDictionary<string, string> CommandLineSwitchMappings { get; } = ConfigOption.SwitchMappings(Options);
 
     /// <summary>Sets every option present in <paramref name="section"/>; leaves the others as they are.</summary>
     /// <exception cref="InvalidOperationException">A value cannot be read; the message names the key.</exception>
@@ -28,22 +43,10 @@ public static class JsonRpcClusterConfiguration
     {
         ArgumentNullException.ThrowIfNull(section);
         ArgumentNullException.ThrowIfNull(options);
-
-        options.NatsUrl = JsonRpcRouterConfiguration.ReadString(section, "NatsUrl", "nats_url") ?? options.NatsUrl;
-        options.NodeName = JsonRpcRouterConfiguration.ReadString(section, "NodeName", "node_name") ?? options.NodeName;
-        options.SubjectPrefix = JsonRpcRouterConfiguration.ReadString(section, "SubjectPrefix", "cluster_subject_prefix") ?? options.SubjectPrefix;
-        options.HeartbeatInterval = JsonRpcRouterConfiguration.ReadTime(section, "HeartbeatInterval", "cluster_heartbeat_ms") ?? options.HeartbeatInterval;
-        options.NodeTimeout = JsonRpcRouterConfiguration.ReadTime(section, "NodeTimeout", "cluster_node_timeout_ms") ?? options.NodeTimeout;
-        options.ConnectTimeout = JsonRpcRouterConfiguration.ReadTime(section, "ConnectTimeout", "cluster_connect_timeout_ms") ?? options.ConnectTimeout;
-        options.NatsUser = JsonRpcRouterConfiguration.ReadString(section, "NatsUser", "nats_user") ?? options.NatsUser;
-        options.NatsPassword = JsonRpcRouterConfiguration.ReadString(section, "NatsPassword", "nats_password") ?? options.NatsPassword;
-        options.NatsToken = JsonRpcRouterConfiguration.ReadString(section, "NatsToken", "nats_token") ?? options.NatsToken;
-        options.NatsCredsFile = JsonRpcRouterConfiguration.ReadString(section, "NatsCredsFile", "nats_creds_file") ?? options.NatsCredsFile;
-        options.NatsNKeyFile = JsonRpcRouterConfiguration.ReadString(section, "NatsNKeyFile", "nats_nkey_file") ?? options.NatsNKeyFile;
-        options.NatsTls = JsonRpcRouterConfiguration.ReadBool(section, "NatsTls", "nats_tls") ?? options.NatsTls;
-        options.NatsTlsCaFile = JsonRpcRouterConfiguration.ReadString(section, "NatsTlsCaFile", "nats_tls_ca_file") ?? options.NatsTlsCaFile;
-        options.NatsTlsCertFile = JsonRpcRouterConfiguration.ReadString(section, "NatsTlsCertFile", "nats_tls_cert_file") ?? options.NatsTlsCertFile;
-        options.NatsTlsKeyFile = JsonRpcRouterConfiguration.ReadString(section, "NatsTlsKeyFile", "nats_tls_key_file") ?? options.NatsTlsKeyFile;
+        foreach (var option in Options)
+        {
+            option.Bind(section, options);
+        }
     }
 
     /// <summary>Why <paramref name="options"/> cannot work, or null when they can.</summary>
@@ -52,28 +55,30 @@ public static class JsonRpcClusterConfiguration
         ArgumentNullException.ThrowIfNull(options);
         if (options.NodeName is { } name && !IsToken(name))
         {
-            return $"NodeName '{name}' must be 1 to 128 letters, digits or '-', '_', ':', '@'.";
+            return $"{D(nameof(JsonRpcClusterOptions.NodeName))} '{name}' must be 1 to 128 letters, digits or '-', '_', ':', '@'.";
         }
 
         if (!IsToken(options.SubjectPrefix))
         {
-            return $"SubjectPrefix '{options.SubjectPrefix}' must be 1 to 128 letters, digits or '-', '_', ':', '@'.";
+            return $"{D(nameof(JsonRpcClusterOptions.SubjectPrefix))} '{options.SubjectPrefix}' must be 1 to 128 letters, digits or '-', '_', ':', '@'.";
         }
 
         if (options.HeartbeatInterval <= TimeSpan.Zero)
         {
-            return "HeartbeatInterval must be positive.";
+            return $"{D(nameof(JsonRpcClusterOptions.HeartbeatInterval))} must be positive.";
         }
 
         if (options.NodeTimeout < 2 * options.HeartbeatInterval)
         {
-            return "NodeTimeout must be at least twice HeartbeatInterval.";
+            return $"{D(nameof(JsonRpcClusterOptions.NodeTimeout))} must be at least twice {D(nameof(JsonRpcClusterOptions.HeartbeatInterval))}.";
         }
 
         return options.NatsTlsCertFile is null != options.NatsTlsKeyFile is null
-            ? "NatsTlsCertFile and NatsTlsKeyFile go together."
+            ? $"{D(nameof(JsonRpcClusterOptions.NatsTlsCertFile))} and {D(nameof(JsonRpcClusterOptions.NatsTlsKeyFile))} go together."
             : null;
     }
+
+    private static string D(string name) => ConfigOption.Describe(Options, name);
 
     /// <summary>Whether <paramref name="name"/> can be one token of a NATS subject as the cluster uses it.</summary>
     internal static bool IsToken(string name)
@@ -92,16 +97,5 @@ public static class JsonRpcClusterConfiguration
         }
 
         return true;
-    }
-
-    private static Dictionary<string, string> CreateSwitchMappings()
-    {
-        var mappings = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
-        foreach (var name in SnakeCaseNames)
-        {
-            mappings["--" + name] = JsonRpcRouterOptions.SectionName + ":" + name;
-        }
-
-        return mappings;
     }
 }

@@ -68,6 +68,16 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
     /// <summary>The buffers held for all clients, against <see cref="JsonRpcRouterOptions.MaxMemory"/>.</summary>
     internal MemoryBudget Memory { get; }
 
+    /// <summary>Where <c>ListenJsonRpcRouter</c> put the router, when it did.</summary>
+    internal JsonRpcRouterListeners? Listeners { get; set; }
+
+    /// <summary>Where HTTP is served, in a sentence, for a client that sent an HTTP request to the raw TCP port.</summary>
+    internal string HttpEndpointHint => Listeners is { Http: { } http } listeners
+        ? $"HTTP is served at {(listeners.Tls ? "https" : "http")}://{http}/rpc (POST, or WebSocket at {(listeners.Tls ? "wss" : "ws")}://{http}/rpc)."
+        : Options.HttpPort is > 0
+            ? $"HTTP is served on port {Options.HttpPort} at /rpc (POST and WebSocket)."
+            : "HTTP is served only where the host maps it (the standalone router: start it with --http_port <port> for /rpc).";
+
     /// <summary>Addresses whose connections were closed for misbehaviour, and how long their new ones wait.</summary>
     internal AddressPenalties Penalties { get; }
 

@@ -42,18 +42,142 @@ public sealed partial class StandaloneRouterWebTests(ITestOutputHelper output)
         Assert.DoesNotContain("listening", help);
     }
 
+    [Fact]
+    public async Task Version_PrintsTheVersion_ExitsZero()
+    {
+        await using var router = RouterProcess.Start("--version");
+        Assert.Equal(0, await router.WaitForExitAsync(StartTimeout));
+        Assert.Matches(@"^jsonrpc-router \d+\.\d+\.\d+\S*$", router.Output.Trim());
+        Assert.DoesNotContain("listening", router.Output);
+    }
+
+    // Bad usage of any kind (an unknown option, a value that cannot be read or used) exits with one code: 64, as
+    // sysexits' EX_USAGE.
+    private const int UsageError = 64;
+
     [Theory]
-    [InlineData("--bogus_option", "5")]
-    [InlineData("--http-port", "9000")]
-    [InlineData("--JsonRpcRouter:NoSuchSetting=1")]
-    public async Task UnknownOption_ExitsNonZeroWithOneLineNamingIt(params string[] args)
+    [InlineData(null, "--bogus_option", "5")]
+    [InlineData("--http_port", "--http-port", "9000")]
+    [InlineData("--http_port", "--HttpPort", "9000")]
+    [InlineData("--max_message_size", "--max_mesage_size", "9000")]
+    [InlineData(null, "--JsonRpcRouter:NoSuchSetting=1")]
+    public async Task UnknownOption_ExitsWithUsageErrorAndOneLineNamingIt_SuggestsTheNearest(string? suggestion, params string[] args)
     {
         await using var router = RouterProcess.Start(args);
-        Assert.NotEqual(0, await router.WaitForExitAsync(StartTimeout));
+        Assert.Equal(UsageError, await router.WaitForExitAsync(StartTimeout));
         var error = router.Error.Trim();
+        output.WriteLine(error);
         Assert.Single(error.Split('\n'));
         Assert.Contains("unknown option '" + args[0].Split('=')[0] + "'", error);
+        if (suggestion is null)
+        {
+            Assert.DoesNotContain("did you mean", error);
+        }
+        else
+        {
+            Assert.Contains($"did you mean '{suggestion}'?", error);
+        }
+
         Assert.Empty(router.Output);
+    }
+
+    [Theory]
+    [InlineData("max_memory", "1000", "max_outbound_buffer_size")] // a failed validation names both settings
+    [InlineData("node_name", "bad/name", "node_name")]
+    [InlineData("certificate_path", "/no/such/file.pfx", "certificate_path")]
+    public async Task UnusableValue_ExitsWithUsageError_OneLineNamingTheSetting(string option, string value, string named)
+    {
+        await using var router = RouterProcess.Start("--port", "0", "--" + option, value, "--nats_url", "nats://127.0.0.1:1");
+        Assert.Equal(UsageError, await router.WaitForExitAsync(StartTimeout));
+        var error = router.Error.Trim();
+        output.WriteLine(error + router.Output);
+        Assert.Single(error.Split('\n'));
+        Assert.Contains($"({option})", error);
+        Assert.Contains(named, error);
+        Assert.DoesNotContain("   at ", router.Output + router.Error); // no stack trace
+        Assert.DoesNotContain("listening", router.Output);
+    }
+
+    [Fact]
+    public async Task PortInUse_OneLineNamingTcpAndTheSwitch_NoStackTrace()
+    {
+        using var holder = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
+        holder.Start();
+        var port = ((IPEndPoint)holder.LocalEndpoint).Port;
+        await using var router = RouterProcess.Start("--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        Assert.Equal(1, await router.WaitForExitAsync(StartTimeout));
+        var error = router.Error.Trim();
+        output.WriteLine(router.Output + error);
+        Assert.Single(error.Split('\n'));
+        Assert.Contains($"tcp://127.0.0.1:{port} is already in use", error);
+        Assert.Contains("--port", error);
+        Assert.DoesNotContain("http://", error);
+        Assert.DoesNotContain("   at ", router.Output + router.Error);
+    }
+
+    [Fact]
+    public async Task NatsUnreachable_OneLineOnce_NotAStackTraceEverySecond()
+    {
+        // Port 1 on loopback: connection refused at once, so the NATS client tries again every 100 ms to 2 s.
+        await using var router = RouterProcess.Start("--port", "0", "--nats_url", "nats://127.0.0.1:1", "--cluster_connect_timeout_ms", "1000", "--shutdown_timeout_ms", "200");
+        try
+        {
+            await router.WaitForLineAsync(TcpLine(), StartTimeout);
+            await Task.Delay(TimeSpan.FromSeconds(5)); // several attempts at the least
+            router.Interrupt();
+            Assert.Equal(0, await router.WaitForExitAsync(StartTimeout));
+            var all = router.Output + router.Error;
+            var failures = all.Split('\n').Count(l => l.Contains("Fail to connect", StringComparison.Ordinal));
+            Assert.Equal(1, failures);
+            Assert.Contains("Connection refused", all);
+            Assert.DoesNotContain("   at ", all);
+            Assert.Contains("could not reach NATS at nats://127.0.0.1:1", all);
+        }
+        finally
+        {
+            output.WriteLine(router.Output + router.Error);
+        }
+    }
+
+    [Fact]
+    public async Task HttpRequestOnTheTcpPort_GetsAnHttpAnswerPointingToTheHttpPort()
+    {
+        await using var router = RouterProcess.Start("--port", "0", "--http_port", "0", "--shutdown_timeout_ms", "200");
+        try
+        {
+            var tcpPort = int.Parse((await router.WaitForLineAsync(TcpLine(), StartTimeout)).Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
+            var httpPort = (await router.WaitForLineAsync(HttpLine(), StartTimeout)).Groups[2].Value;
+            using var client = new HttpClient { Timeout = Bounded.Timeout };
+            using var answer = await client.GetAsync(new Uri($"http://127.0.0.1:{tcpPort}/")).Within();
+            Assert.Equal(HttpStatusCode.BadRequest, answer.StatusCode);
+            var text = await answer.Content.ReadAsStringAsync();
+            output.WriteLine(text);
+            Assert.Contains("raw TCP port", text);
+            Assert.Contains($"http://127.0.0.1:{httpPort}/rpc", text);
+
+            // The router goes on serving JSON-RPC on that port.
+            using var line = await LineClientFor(tcpPort);
+            router.Interrupt();
+            Assert.Equal(0, await router.WaitForExitAsync(StartTimeout));
+            Assert.Contains("sent an HTTP request to the raw TCP port", router.Output);
+            Assert.DoesNotContain("ClosedMidMessage", router.Output);
+        }
+        finally
+        {
+            output.WriteLine(router.Output + router.Error);
+        }
+    }
+
+    private static async Task<System.Net.Sockets.TcpClient> LineClientFor(int port)
+    {
+        var client = new System.Net.Sockets.TcpClient();
+        await client.ConnectAsync(IPAddress.Loopback, port).Within();
+        var stream = client.GetStream();
+        await stream.WriteAsync("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"keepAlive\"}\n"u8.ToArray()).AsTask().Within();
+        var buffer = new byte[256];
+        var read = await stream.ReadAsync(buffer).AsTask().Within();
+        Assert.Contains("\"result\":true", Encoding.UTF8.GetString(buffer, 0, read));
+        return client;
     }
 
     [Theory]
@@ -63,7 +187,7 @@ public sealed partial class StandaloneRouterWebTests(ITestOutputHelper output)
     public async Task BadValue_ExitsNonZeroWithOneLineNamingIt(string option, string value)
     {
         await using var router = RouterProcess.Start("--port", "0", "--" + option, value);
-        Assert.NotEqual(0, await router.WaitForExitAsync(StartTimeout));
+        Assert.Equal(UsageError, await router.WaitForExitAsync(StartTimeout));
         var error = router.Error.Trim();
         output.WriteLine(error);
         Assert.Single(error.Split('\n'));

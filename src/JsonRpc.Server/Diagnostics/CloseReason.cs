@@ -44,4 +44,7 @@ internal enum CloseReason
 
     /// <summary>The identity already has its most connections open.</summary>
     QuotaExceeded,
+
+    /// <summary>An HTTP request arrived on the raw TCP port: answered with a hint in HTTP.</summary>
+    HttpOnTcpPort,
 }

@@ -35,6 +35,9 @@ internal static partial class RouterLog
     [LoggerMessage(10, LogLevel.Warning, "Connection {ConnectionId} sent a message over the {Limit}-byte limit; closing it.")]
     public static partial void MessageTooLarge(ILogger logger, string connectionId, int limit);
 
+    [LoggerMessage(38, LogLevel.Information, "Connection {ConnectionId} from {RemoteEndPoint} sent an HTTP request to the raw TCP port; answered with a hint and closed. {Hint}")]
+    public static partial void HttpOnTcpPort(ILogger logger, string connectionId, string? remoteEndPoint, string hint);
+
     [LoggerMessage(11, LogLevel.Warning, "Connection {ConnectionId} ({ClientName}) fell {Limit} bytes behind in reading; dropping it.")]
     public static partial void OutboundLimitExceeded(ILogger logger, string connectionId, string? clientName, int limit);
 

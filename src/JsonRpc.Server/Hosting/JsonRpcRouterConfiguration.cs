@@ -10,19 +10,43 @@ namespace JsonRpc.Server;
 /// </summary>
 public static class JsonRpcRouterConfiguration
 {
-    private static readonly string[] SnakeCaseNames =
+    private static readonly JsonRpcRouterOptions Defaults = new();
+
+    /// <summary>
+    /// Every setting of <see cref="JsonRpcRouterOptions"/> but <c>Security</c> (a section of its own), in the order
+    /// <c>--help</c> lists them: binding, the switch mappings, <c>--help</c> and the validator's messages come from here.
+    /// </summary>
+    internal static readonly ConfigOption<JsonRpcRouterOptions>[] Options =
     [
-        "host", "port", "http_port", "keepalive_timeout_ms", "registration_timeout_ms", "require_registration", "access_token",
-        "call_timeout_ms", "max_message_size", "max_connections", "max_pending_calls", "max_routes", "max_depth",
-        "max_outbound_buffer_size", "shutdown_timeout_ms", "certificate_path", "certificate_key_path",
-        "certificate_password", "security_file", "max_memory", "max_penalty_delay_ms",
+        ConfigOption<JsonRpcRouterOptions>.Text(nameof(JsonRpcRouterOptions.Host), "host", "<address>", Defaults.Host, "Address to listen on: an IP address, localhost, or * for every interface.", static (o, v) => o.Host = v),
+        ConfigOption<JsonRpcRouterOptions>.Int(nameof(JsonRpcRouterOptions.Port), "port", "<port>", Defaults.Port, "TCP port for JSON-RPC (newline-delimited or Content-Length framed); 0 picks a free one.", static (o, v) => o.Port = v),
+        new(nameof(JsonRpcRouterOptions.HttpPort), "http_port", "<port>", "off", "HTTP port: /rpc (WebSocket and POST), /healthz, /metrics (Prometheus), and the dashboard at /; 0 picks a free one.",
+            static (section, o, options) => options.HttpPort = ReadInt(section, o.Name, o.Snake) ?? options.HttpPort),
+        ConfigOption<JsonRpcRouterOptions>.Time(nameof(JsonRpcRouterOptions.KeepAliveTimeout), "keepalive_timeout_ms", Defaults.KeepAliveTimeout, "Close a connection silent this long; 0 disables.", static (o, v) => o.KeepAliveTimeout = v),
+        ConfigOption<JsonRpcRouterOptions>.Time(nameof(JsonRpcRouterOptions.RegistrationTimeout), "registration_timeout_ms", Defaults.RegistrationTimeout, "With require_registration, close a connection not registered within this time.", static (o, v) => o.RegistrationTimeout = v),
+        ConfigOption<JsonRpcRouterOptions>.Bool(nameof(JsonRpcRouterOptions.RequireRegistration), "require_registration", Defaults.RequireRegistration, "Connections must call register_client before anything else.", static (o, v) => o.RequireRegistration = v),
+        ConfigOption<JsonRpcRouterOptions>.Text(nameof(JsonRpcRouterOptions.AccessToken), "access_token", "<token>", null, "register_client must present it; HTTP POST must send Authorization: Bearer <token>.", static (o, v) => o.AccessToken = v),
+        ConfigOption<JsonRpcRouterOptions>.Text(nameof(JsonRpcRouterOptions.SecurityFile), "security_file", "<file>", null, "JSON file of identities, permissions and quotas (the Security settings); reloaded when it changes.", static (o, v) => o.SecurityFile = v),
+        ConfigOption<JsonRpcRouterOptions>.Time(nameof(JsonRpcRouterOptions.CallTimeout), "call_timeout_ms", Defaults.CallTimeout, "Fail a routed call its provider has not answered within this time; 0 disables.", static (o, v) => o.CallTimeout = v),
+        ConfigOption<JsonRpcRouterOptions>.Int(nameof(JsonRpcRouterOptions.MaxMessageSize), "max_message_size", "<bytes>", Defaults.MaxMessageSize, "Largest message accepted; a larger one is refused and its connection closed.", static (o, v) => o.MaxMessageSize = v),
+        ConfigOption<JsonRpcRouterOptions>.Int(nameof(JsonRpcRouterOptions.MaxConnections), "max_connections", "<count>", Defaults.MaxConnections, "Most connections served at once (TCP, WebSocket and HTTP requests together).", static (o, v) => o.MaxConnections = v),
+        ConfigOption<JsonRpcRouterOptions>.Int(nameof(JsonRpcRouterOptions.MaxPendingCallsPerConnection), "max_pending_calls", "<count>", Defaults.MaxPendingCallsPerConnection, "Most calls one connection may have waiting for answers.", static (o, v) => o.MaxPendingCallsPerConnection = v),
+        ConfigOption<JsonRpcRouterOptions>.Int(nameof(JsonRpcRouterOptions.MaxRoutesPerConnection), "max_routes", "<count>", Defaults.MaxRoutesPerConnection, "Most methods and subscriptions one connection may register.", static (o, v) => o.MaxRoutesPerConnection = v),
+        ConfigOption<JsonRpcRouterOptions>.Int(nameof(JsonRpcRouterOptions.MaxDepth), "max_depth", "<depth>", Defaults.MaxDepth, "Deepest JSON nesting accepted.", static (o, v) => o.MaxDepth = v),
+        ConfigOption<JsonRpcRouterOptions>.Int(nameof(JsonRpcRouterOptions.MaxOutboundBufferSize), "max_outbound_buffer_size", "<bytes>", Defaults.MaxOutboundBufferSize, "What the router may hold for one client (its queue and batch replies); past half it stops reading the client.", static (o, v) => o.MaxOutboundBufferSize = v),
+        ConfigOption<JsonRpcRouterOptions>.Long(nameof(JsonRpcRouterOptions.MaxMemory), "max_memory", "<bytes>", "a quarter of the memory available", "Memory budget for what is held for clients; near it new calls are refused (-32018).", static (o, v) => o.MaxMemory = v),
+        ConfigOption<JsonRpcRouterOptions>.Time(nameof(JsonRpcRouterOptions.MaxPenaltyDelay), "max_penalty_delay_ms", Defaults.MaxPenaltyDelay, "Most a new connection waits when its address was dropped for misbehaviour (0: off).", static (o, v) => o.MaxPenaltyDelay = v),
+        ConfigOption<JsonRpcRouterOptions>.Time(nameof(JsonRpcRouterOptions.ShutdownTimeout), "shutdown_timeout_ms", Defaults.ShutdownTimeout, "On Ctrl+C, how long routed calls may still be answered.", static (o, v) => o.ShutdownTimeout = v),
+        ConfigOption<JsonRpcRouterOptions>.Text(nameof(JsonRpcRouterOptions.CertificatePath), "certificate_path", "<file>", null, "TLS certificate (.pfx/.p12 or PEM) for both ports: tls://, https://, wss://.", static (o, v) => o.CertificatePath = v),
+        ConfigOption<JsonRpcRouterOptions>.Text(nameof(JsonRpcRouterOptions.CertificateKeyPath), "certificate_key_path", "<file>", null, "Private key file of a PEM certificate.", static (o, v) => o.CertificateKeyPath = v),
+        ConfigOption<JsonRpcRouterOptions>.Text(nameof(JsonRpcRouterOptions.CertificatePassword), "certificate_password", "<password>", null, "Password of the certificate or key file.", static (o, v) => o.CertificatePassword = v),
     ];
 
     /// <summary>
     /// Command-line switches for the snake_case names, to pass to <c>AddCommandLine</c>: <c>--port 9000</c> sets
     /// <c>JsonRpcRouter:port</c>.
     /// </summary>
-    public static IReadOnlyDictionary<string, string> CommandLineSwitchMappings { get; } = CreateSwitchMappings();
+    public static IReadOnlyDictionary<string, string> CommandLineSwitchMappings { get; } = ConfigOption.SwitchMappings(Options);
 
     /// <summary>Sets every option present in <paramref name="section"/>; leaves the others as they are.</summary>
     /// <exception cref="InvalidOperationException">A value cannot be read; the message names the key.</exception>
@@ -30,30 +54,16 @@ public static class JsonRpcRouterConfiguration
     {
         ArgumentNullException.ThrowIfNull(section);
         ArgumentNullException.ThrowIfNull(options);
+        foreach (var option in Options)
+        {
+            option.Bind(section, options);
+        }
 
-        options.Host = ReadString(section, "Host", "host") ?? options.Host;
-        options.Port = ReadInt(section, "Port", "port") ?? options.Port;
-        options.HttpPort = ReadInt(section, "HttpPort", "http_port") ?? options.HttpPort;
-        options.KeepAliveTimeout = ReadTime(section, "KeepAliveTimeout", "keepalive_timeout_ms") ?? options.KeepAliveTimeout;
-        options.RegistrationTimeout = ReadTime(section, "RegistrationTimeout", "registration_timeout_ms") ?? options.RegistrationTimeout;
-        options.RequireRegistration = ReadBool(section, "RequireRegistration", "require_registration") ?? options.RequireRegistration;
-        options.AccessToken = ReadString(section, "AccessToken", "access_token") ?? options.AccessToken;
-        options.CallTimeout = ReadTime(section, "CallTimeout", "call_timeout_ms") ?? options.CallTimeout;
-        options.MaxMessageSize = ReadInt(section, "MaxMessageSize", "max_message_size") ?? options.MaxMessageSize;
-        options.MaxConnections = ReadInt(section, "MaxConnections", "max_connections") ?? options.MaxConnections;
-        options.MaxPendingCallsPerConnection = ReadInt(section, "MaxPendingCallsPerConnection", "max_pending_calls") ?? options.MaxPendingCallsPerConnection;
-        options.MaxRoutesPerConnection = ReadInt(section, "MaxRoutesPerConnection", "max_routes") ?? options.MaxRoutesPerConnection;
-        options.MaxDepth = ReadInt(section, "MaxDepth", "max_depth") ?? options.MaxDepth;
-        options.MaxOutboundBufferSize = ReadInt(section, "MaxOutboundBufferSize", "max_outbound_buffer_size") ?? options.MaxOutboundBufferSize;
-        options.MaxMemory = ReadLong(section, "MaxMemory", "max_memory") ?? options.MaxMemory;
-        options.MaxPenaltyDelay = ReadTime(section, "MaxPenaltyDelay", "max_penalty_delay_ms") ?? options.MaxPenaltyDelay;
-        options.ShutdownTimeout = ReadTime(section, "ShutdownTimeout", "shutdown_timeout_ms") ?? options.ShutdownTimeout;
-        options.CertificatePath = ReadString(section, "CertificatePath", "certificate_path") ?? options.CertificatePath;
-        options.CertificateKeyPath = ReadString(section, "CertificateKeyPath", "certificate_key_path") ?? options.CertificateKeyPath;
-        options.CertificatePassword = ReadString(section, "CertificatePassword", "certificate_password") ?? options.CertificatePassword;
-        options.SecurityFile = ReadString(section, "SecurityFile", "security_file") ?? options.SecurityFile;
         options.Security = ReadSecurity(section, options.SecurityFile) ?? options.Security;
     }
+
+    /// <summary>How messages name the router setting <paramref name="name"/>: <c>MaxMemory (max_memory)</c>.</summary>
+    internal static string Describe(string name) => ConfigOption.Describe(Options, name);
 
     /// <summary>
     /// The security settings: the root of <paramref name="securityFile"/> when one is named (read now; the router watches
@@ -86,17 +96,6 @@ public static class JsonRpcRouterConfiguration
         {
             throw new InvalidOperationException($"Security file '{securityFile}': {ex.Message}", ex);
         }
-    }
-
-    private static Dictionary<string, string> CreateSwitchMappings()
-    {
-        var mappings = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
-        foreach (var name in SnakeCaseNames)
-        {
-            mappings["--" + name] = JsonRpcRouterOptions.SectionName + ":" + name;
-        }
-
-        return mappings;
     }
 
     internal static string? ReadString(IConfiguration section, string name, string alias)

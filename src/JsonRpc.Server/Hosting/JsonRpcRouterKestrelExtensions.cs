@@ -35,6 +35,11 @@ public static class JsonRpcRouterKestrelExtensions
         ArgumentNullException.ThrowIfNull(kestrel);
         var options = kestrel.ApplicationServices.GetRequiredService<IOptions<JsonRpcRouterOptions>>().Value;
         var listeners = kestrel.ApplicationServices.GetService<JsonRpcRouterListeners>();
+        if (listeners is not null && kestrel.ApplicationServices.GetService<JsonRpcRouter>() is { } router)
+        {
+            router.Listeners = listeners; // for the hint an HTTP request on the TCP port gets
+        }
+
         var certificate = LoadCertificate(options);
         Listen(kestrel, options.Host, options.Port, listen =>
         {
@@ -116,15 +121,33 @@ public static class JsonRpcRouterKestrelExtensions
         }
 
         var path = options.CertificatePath;
-        var extension = Path.GetExtension(path);
-        if (extension.Equals(".pem", StringComparison.OrdinalIgnoreCase) || extension.Equals(".crt", StringComparison.OrdinalIgnoreCase))
+        if (!File.Exists(path))
         {
-            var pem = string.IsNullOrEmpty(options.CertificatePassword)
-                ? X509Certificate2.CreateFromPemFile(path, options.CertificateKeyPath)
-                : X509Certificate2.CreateFromEncryptedPemFile(path, options.CertificatePassword, options.CertificateKeyPath);
-            return pem;
+            throw Unusable($"{JsonRpcRouterConfiguration.Describe(nameof(JsonRpcRouterOptions.CertificatePath))}: no file '{Path.GetFullPath(path)}'.");
         }
 
-        return X509CertificateLoader.LoadPkcs12FromFile(path, options.CertificatePassword);
+        try
+        {
+            var extension = Path.GetExtension(path);
+            if (extension.Equals(".pem", StringComparison.OrdinalIgnoreCase) || extension.Equals(".crt", StringComparison.OrdinalIgnoreCase))
+            {
+                return string.IsNullOrEmpty(options.CertificatePassword)
+                    ? X509Certificate2.CreateFromPemFile(path, options.CertificateKeyPath)
+                    : X509Certificate2.CreateFromEncryptedPemFile(path, options.CertificatePassword, options.CertificateKeyPath);
+            }
+
+            return X509CertificateLoader.LoadPkcs12FromFile(path, options.CertificatePassword);
+        }
+        catch (Exception ex) when (ex is System.Security.Cryptography.CryptographicException or IOException or UnauthorizedAccessException or ArgumentException)
+        {
+            // "Error occurred during a cryptographic operation" alone does not say which file, nor which setting.
+            throw Unusable(
+                $"{JsonRpcRouterConfiguration.Describe(nameof(JsonRpcRouterOptions.CertificatePath))} '{path}' cannot be loaded "
+                + $"(a PKCS#12 file with its certificate_password, or a PEM certificate with certificate_key_path): {ex.Message}");
+        }
     }
+
+    /// <summary>A setting that cannot be used, as the options validator reports one.</summary>
+    private static OptionsValidationException Unusable(string message)
+        => new(Microsoft.Extensions.Options.Options.DefaultName, typeof(JsonRpcRouterOptions), [message]);
 }

@@ -45,6 +45,19 @@ internal sealed partial class RouterConnection
                 var framer = _framer;
                 if (framer is null)
                 {
+                    // An HTTP request on the raw TCP port gets a hint in HTTP, not a parse error in JSON.
+                    var http = LooksLikeHttp(buffer);
+                    if (http == HttpLook.Yes)
+                    {
+                        AnswerHttpOnTcp();
+                        break;
+                    }
+
+                    if (http == HttpLook.TooFewBytes && !result.IsCompleted)
+                    {
+                        continue;
+                    }
+
                     // The first bytes tell the framing: "Content-Length:" headers or newline-delimited JSON.
                     if (!JsonRpcFramer.Detect(buffer, _router.Options.MaxMessageSize, out framer))
                     {
