@@ -175,7 +175,9 @@ public sealed class ConnectionTests
         await using var server = new TestServer();
         var port = server.Port;
         await server.DisposeAsync();
-        await Assert.ThrowsAnyAsync<System.Net.Sockets.SocketException>(() => JsonRpcClient.ConnectAsync("127.0.0.1", port).Bounded());
+        var error = await Assert.ThrowsAnyAsync<System.Net.Sockets.SocketException>(() => JsonRpcClient.ConnectAsync("127.0.0.1", port).Bounded());
+        Assert.Equal(System.Net.Sockets.SocketError.ConnectionRefused, error.SocketErrorCode);
+        Assert.Contains($"127.0.0.1:{port}", error.Message); // names what it could not reach
     }
 
     [Fact]

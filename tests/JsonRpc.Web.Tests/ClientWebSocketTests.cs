@@ -20,6 +20,24 @@ public sealed partial class ClientWebSocketTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task DisposeAsync_WsClient_LeavesWithACloseFrame_RouterLogsClientClosed()
+    {
+        var logs = new CapturingLoggerProvider();
+        await using var router = await RouterHost.StartAsync(logger: logs, http: true);
+        var ws = await JsonRpcClient.ConnectAsync(router.WebSocketUri).Within();
+        await ws.RegisterAsync("leaver").Within();
+        await ws.PublishAsync("bye", RawJson.Parse("1")).Within(); // written just before dispose: still sent
+        await ws.DisposeAsync();
+
+        await Bounded.UntilAsync(() => router.Router.GetStats().Connections == 0, "the router has let the client go");
+        await Bounded.UntilAsync(() => logs.Messages.Any(m => m.Contains("(leaver) closed:", StringComparison.Ordinal)), "the close is logged");
+        var closed = logs.Messages.Single(m => m.Contains("(leaver) closed:", StringComparison.Ordinal));
+        output.WriteLine(closed);
+        Assert.EndsWith("closed: ClientClosed.", closed);
+        Assert.Equal(0, router.Router.GetStats().Errors);
+    }
+
+    [Fact]
     public async Task ConnectAsync_WsUri_ServesCallsBatchesAndEventsWithTcpClients()
     {
         await using var router = await RouterHost.StartAsync(http: true);

@@ -41,6 +41,11 @@ internal sealed class ClientConnection : IAsyncDisposable
     private IConnectionOwner? _owner;
     private Task _reading = Task.CompletedTask;
     private Task _writing = Task.CompletedTask;
+
+    // Guarded by _writeGate: the outgoing pipe's writer was completed (on dispose).
+    private bool _outputCompleted;
+
+    private static readonly TimeSpan GracefulCloseTimeout = TimeSpan.FromSeconds(2);
     private int _closed;
     private long _lastWriteTicks = Environment.TickCount64;
     private long _unsent;
@@ -128,6 +133,12 @@ internal sealed class ClientConnection : IAsyncDisposable
         {
             await DisposeAsync(stream, socket).ConfigureAwait(false);
             throw new TimeoutException($"Connecting to {host}:{port} took longer than {options.ConnectTimeout}.");
+        }
+        catch (SocketException ex)
+        {
+            // "Connection refused" alone does not say to what: the same error, still a SocketException, naming it.
+            await DisposeAsync(stream, socket).ConfigureAwait(false);
+            throw new ConnectSocketException(ex, $"{host}:{port}");
         }
         catch
         {
@@ -264,17 +275,54 @@ internal sealed class ClientConnection : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        if (_webSocket is not null && !IsClosed)
+        {
+            await CloseWebSocketAsync().ConfigureAwait(false);
+        }
+
         Close(new ObjectDisposedException(nameof(JsonRpcClient)));
         await _reading.ConfigureAwait(false);
         await _writing.ConfigureAwait(false);
         lock (_writeGate)
         {
-            _output.Writer.Complete();
+            if (!_outputCompleted)
+            {
+                _outputCompleted = true;
+                _output.Writer.Complete();
+            }
         }
 
         await DisposeAsync(_stream, _socket).ConfigureAwait(false);
         Cancellation.Dispose();
         _closing.Dispose();
+    }
+
+    /// <summary>
+    /// A WebSocket client that is disposed leaves as a WebSocket should: what it wrote is sent, then a close frame
+    /// (normal closure), so that the router sees a client that left rather than a transport that failed. Each step is
+    /// bounded; a peer that does not take them is cut off as before.
+    /// </summary>
+    private async Task CloseWebSocketAsync()
+    {
+        lock (_writeGate)
+        {
+            _outputCompleted = true;
+            _output.Writer.Complete();
+        }
+
+        try
+        {
+            await _writing.WaitAsync(GracefulCloseTimeout).ConfigureAwait(false);
+            if (_webSocket is { State: WebSocketState.Open } socket)
+            {
+                using var timeout = new CancellationTokenSource(GracefulCloseTimeout);
+                await socket.CloseOutputAsync(WebSocketCloseStatus.NormalClosure, null, timeout.Token).ConfigureAwait(false);
+            }
+        }
+        catch (Exception ex) when (ex is TimeoutException or WebSocketException or OperationCanceledException or ObjectDisposedException or IOException)
+        {
+            // Not taken in time, or already gone: Close cuts it off.
+        }
     }
 
     private JsonRpcConnectionLostException LostException()
@@ -285,7 +333,7 @@ internal sealed class ClientConnection : IAsyncDisposable
     {
         lock (_writeGate)
         {
-            if (IsClosed)
+            if (IsClosed || _outputCompleted)
             {
                 throw LostException();
             }
@@ -491,5 +539,11 @@ internal sealed class ClientConnection : IAsyncDisposable
         }
 
         socket?.Dispose();
+    }
+
+    /// <summary>A failed connect: the socket's own error and code, with the address it was for in the message.</summary>
+    private sealed class ConnectSocketException(SocketException inner, string address) : SocketException((int)inner.SocketErrorCode)
+    {
+        public override string Message { get; } = $"Could not connect to {address}: {inner.Message}";
     }
 }

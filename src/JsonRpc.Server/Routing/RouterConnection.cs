@@ -96,7 +96,7 @@ internal sealed partial class RouterConnection
     /// </summary>
     public async Task<CloseReason> RunAsync()
     {
-        RouterLog.ConnectionOpened(_logger, ConnectionId, RemoteEndPoint);
+        RouterLog.ConnectionOpened(_logger, ConnectionId, RemoteEndPoint ?? (IsPeer ? "the cluster (a node's link through NATS)" : "this process (an in-memory pipe)"));
         var writing = WriteLoopAsync();
         try
         {
