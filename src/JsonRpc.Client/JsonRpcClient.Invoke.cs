@@ -174,6 +174,13 @@ public sealed partial class JsonRpcClient
                         return current;
                 }
 
+                if (_state == JsonRpcClientState.Reconnecting && !_options.Reconnect.WaitWhileReconnecting)
+                {
+                    throw new JsonRpcConnectionLostException(
+                        $"The connection to {EndPoint} is lost and the client is reconnecting{ReconnectProgress()}; calls fail at once meanwhile (Reconnect.WaitWhileReconnecting is false).",
+                        _lastReconnectError);
+                }
+
                 connected = _connected.Task;
             }
 
@@ -187,7 +194,10 @@ public sealed partial class JsonRpcClient
             }
             catch (TimeoutException)
             {
-                throw new TimeoutException($"No connection to {EndPoint} within {timeout}.");
+                var reconnecting = State == JsonRpcClientState.Reconnecting;
+                throw new TimeoutException(reconnecting
+                    ? $"No connection to {EndPoint} within {timeout}: the connection was lost and the client is still reconnecting{ReconnectProgress()}."
+                    : $"No connection to {EndPoint} within {timeout}.", _lastReconnectError);
             }
             catch (ObjectDisposedException)
             {
@@ -203,4 +213,10 @@ public sealed partial class JsonRpcClient
             await Task.Yield();
         }
     }
+
+    /// <summary>" (3 attempts so far, the last: Connection refused)", or nothing before the first attempt has failed.</summary>
+    private string ReconnectProgress()
+        => Volatile.Read(ref _reconnectAttempts) is var attempts and > 0 && _lastReconnectError is { } error
+            ? $" ({attempts} attempt{(attempts == 1 ? "" : "s")} so far, the last: {error.Message})"
+            : "";
 }

@@ -4,6 +4,10 @@ namespace JsonRpc.Client;
 
 public sealed partial class JsonRpcClient
 {
+    // What the reconnect loop has tried since the connection was lost, for the messages of calls that wait or fail meanwhile.
+    private volatile Exception? _lastReconnectError;
+    private int _reconnectAttempts;
+
     /// <summary>
     /// Reopens the connection with back-off until it succeeds, the attempts run out, or the client is disposed. A new
     /// connection becomes current only once the registration, the methods and the subscriptions are restored on it.
@@ -29,6 +33,8 @@ public sealed partial class JsonRpcClient
                 var (methods, events) = await RestoreAsync(connection, _disposing.Token).ConfigureAwait(false);
                 if (SetConnected(connection))
                 {
+                    _lastReconnectError = null;
+                    Volatile.Write(ref _reconnectAttempts, 0);
                     Log.Reconnected(_logger, EndPoint, methods, events);
                     return;
                 }
@@ -39,6 +45,8 @@ public sealed partial class JsonRpcClient
             {
                 Log.ReconnectFailed(_logger, attempt + 1, EndPoint, ex);
                 reason = ex;
+                _lastReconnectError = ex;
+                Volatile.Write(ref _reconnectAttempts, attempt + 1);
             }
             catch (Exception) when (_disposing.IsCancellationRequested)
             {

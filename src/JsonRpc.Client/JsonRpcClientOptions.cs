@@ -96,6 +96,7 @@ public sealed class JsonRpcClientOptions
             Multiplier = Reconnect.Multiplier,
             Jitter = Reconnect.Jitter,
             MaxAttempts = Reconnect.MaxAttempts,
+            WaitWhileReconnecting = Reconnect.WaitWhileReconnecting,
         },
         MaxMessageSize = MaxMessageSize,
         SerializerOptions = SerializerOptions,

@@ -24,6 +24,13 @@ public sealed class JsonRpcReconnectOptions
     /// </summary>
     public double Jitter { get; set; } = 0.2;
 
+    /// <summary>
+    /// Whether a call made while the client is reconnecting waits for the new connection, up to its call timeout (true,
+    /// the default), or fails at once with <see cref="JsonRpcConnectionLostException"/> saying that the client is
+    /// reconnecting (false: for callers that would rather retry, fall back or report than wait).
+    /// </summary>
+    public bool WaitWhileReconnecting { get; set; } = true;
+
     /// <summary>Failed attempts in a row after which the client gives up (state Disconnected); null for no limit (the default).</summary>
     public int? MaxAttempts { get; set; }
 

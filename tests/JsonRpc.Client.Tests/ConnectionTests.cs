@@ -118,6 +118,47 @@ public sealed class ConnectionTests
     }
 
     [Fact]
+    public async Task CallAsync_WhileReconnecting_WithWaitOff_FailsAtOnceSayingItIsReconnecting()
+    {
+        var server = new TestServer().Install();
+        var options = new JsonRpcClientOptions
+        {
+            Reconnect = { InitialDelay = TimeSpan.FromMilliseconds(20), MaxDelay = TimeSpan.FromMilliseconds(50), WaitWhileReconnecting = false },
+        };
+        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, options).Bounded();
+        Assert.Equal(4, await client.CallAsync<int>("add", new[] { 2, 2 }).AsTask().Bounded());
+        await server.DisposeAsync();
+        await Timeouts.Until(() => client.State == JsonRpcClientState.Reconnecting, "reconnecting");
+
+        var error = await Assert.ThrowsAsync<JsonRpcConnectionLostException>(() => client.CallAsync<int>("add", new[] { 2, 2 }).AsTask().Bounded());
+        Assert.Contains("reconnecting", error.Message);
+        Assert.Contains("WaitWhileReconnecting", error.Message);
+        Assert.Equal(JsonRpcClientState.Reconnecting, client.State); // it goes on trying
+    }
+
+    [Fact]
+    public async Task CallAsync_WhileReconnecting_TimesOutSayingWhyAndWhatTheLastAttemptGot()
+    {
+        var server = new TestServer().Install();
+        var logs = new JsonRpc.Testing.CapturingLoggerProvider();
+        using var loggerFactory = new Microsoft.Extensions.Logging.LoggerFactory([logs]);
+        var options = new JsonRpcClientOptions
+        {
+            CallTimeout = TimeSpan.FromSeconds(2),
+            LoggerFactory = loggerFactory,
+            Reconnect = { InitialDelay = TimeSpan.FromMilliseconds(20), MaxDelay = TimeSpan.FromMilliseconds(50) },
+        };
+        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, options).Bounded();
+        await server.DisposeAsync();
+        await Timeouts.Until(() => logs.Messages.Any(m => m.Contains("Reconnect attempt 1 to", StringComparison.Ordinal) && m.Contains("failed", StringComparison.Ordinal)), "a reconnect attempt failed");
+
+        var error = await Assert.ThrowsAsync<TimeoutException>(() => client.CallAsync<int>("add", new[] { 2, 2 }).AsTask().WaitAsync(TimeSpan.FromSeconds(60)));
+        Assert.Contains("still reconnecting", error.Message);
+        Assert.Contains("attempt", error.Message);
+        Assert.Contains("127.0.0.1:" + server.Port, error.Message); // the last attempt's error names the address
+    }
+
+    [Fact]
     public async Task Reconnect_RestoresRegistrationMethodsAndSubscriptionsBeforeOtherCalls()
     {
         await using var server = new TestServer().Install();
