@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
+using System.Text.Json;
 using JsonRpc.Client.Internal;
 using JsonRpc.Protocol;
 
@@ -131,7 +132,15 @@ public sealed partial class JsonRpcClient
         switch (call.Outcome)
         {
             case CallOutcome.Result:
-                return reader.Read(call.Payload);
+                try
+                {
+                    return reader.Read(call.Payload);
+                }
+                catch (JsonException ex)
+                {
+                    // System.Text.Json names the type and the path, not the call the result came from.
+                    throw new JsonException($"The result of '{call.Method}' could not be read as {typeof(TResult).Name}: {ex.Message}", ex.Path, ex.LineNumber, ex.BytePositionInLine, ex);
+                }
             case CallOutcome.RemoteError:
                 throw CreateRemoteException(call);
             case CallOutcome.Canceled:

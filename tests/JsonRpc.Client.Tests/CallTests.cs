@@ -119,7 +119,9 @@ public sealed class CallTests : IAsyncLifetime
     [Fact]
     public async Task CallAsync_ResultOfWrongType_ThrowsJsonException()
     {
-        await Assert.ThrowsAsync<JsonException>(() => _client.CallAsync("echo", RawJson.Parse("{\"x\":1}"), TestJsonContext.Default.Int32).Bounded());
+        var error = await Assert.ThrowsAsync<JsonException>(() => _client.CallAsync("echo", RawJson.Parse("{\"x\":1}"), TestJsonContext.Default.Int32).Bounded());
+        Assert.Contains("'echo'", error.Message); // names the call, not only the type
+        Assert.Contains("Int32", error.Message);
     }
 
     [Fact]
