@@ -1,3 +1,5 @@
+using System.Diagnostics.CodeAnalysis;
+using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
 using JsonRpc.Protocol;
 
@@ -6,8 +8,11 @@ namespace JsonRpc.Client;
 /// <summary>The answer to one entry of a batch: a result, an error, or nothing (for a notification).</summary>
 public readonly struct JsonRpcBatchResult
 {
-    internal JsonRpcBatchResult(RawJson result, JsonRpcRemoteException? error, bool isNotification)
+    private readonly JsonSerializerOptions? _serializerOptions;
+
+    internal JsonRpcBatchResult(RawJson result, JsonRpcRemoteException? error, bool isNotification, JsonSerializerOptions? serializerOptions = null)
     {
+        _serializerOptions = serializerOptions;
         Result = result;
         Error = error;
         IsNotification = isNotification;
@@ -32,6 +37,21 @@ public readonly struct JsonRpcBatchResult
     {
         ArgumentNullException.ThrowIfNull(resultType);
         return GetResult().Deserialize(resultType);
+    }
+
+    /// <summary>
+    /// The result deserialized with the client's <see cref="JsonRpcClientOptions.SerializerOptions"/>, as
+    /// <c>CallAsync&lt;T&gt;</c> without a <see cref="JsonTypeInfo{T}"/> does; throws <see cref="Error"/> when the call failed.
+    /// </summary>
+    /// <exception cref="JsonRpcRemoteException">The call failed.</exception>
+    /// <exception cref="InvalidOperationException">The entry is a notification.</exception>
+    /// <exception cref="JsonException">The result does not fit <typeparamref name="T"/>.</exception>
+    [RequiresUnreferencedCode("Deserializes with reflection through JsonRpcClientOptions.SerializerOptions; use GetResult(JsonTypeInfo) for trimming.")]
+    [RequiresDynamicCode("Deserializes with reflection through JsonRpcClientOptions.SerializerOptions; use GetResult(JsonTypeInfo) for native AOT.")]
+    public T? GetResult<T>()
+    {
+        var result = GetResult();
+        return JsonSerializer.Deserialize<T>(result.Span, _serializerOptions ?? JsonSerializerOptions.Web);
     }
 
     /// <summary>The result as JSON; throws <see cref="Error"/> when the call failed.</summary>

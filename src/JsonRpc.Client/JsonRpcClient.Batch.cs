@@ -47,7 +47,7 @@ public sealed partial class JsonRpcClient
                 switch (call.Outcome)
                 {
                     case CallOutcome.Result:
-                        results[i] = new JsonRpcBatchResult(default(RawResult).Read(call.Payload), null, isNotification: false);
+                        results[i] = new JsonRpcBatchResult(default(RawResult).Read(call.Payload), null, isNotification: false, _options.SerializerOptions);
                         break;
                     case CallOutcome.RemoteError:
                         results[i] = new JsonRpcBatchResult(default, CreateRemoteException(call), isNotification: false);

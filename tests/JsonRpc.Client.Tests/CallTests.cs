@@ -162,6 +162,23 @@ public sealed class CallTests : IAsyncLifetime
         Assert.Contains(_server.Received, m => m.StartsWith('['));
     }
 
+    private sealed record Flag(bool K);
+
+    [Fact]
+    public async Task CallBatchAsync_GetResultOfT_WithTheClientsSerializerOptions_AsCallAsyncOfT()
+    {
+        var results = await _client.CallBatchAsync(
+        [
+            JsonRpcBatchItem.Call("add", RawJson.Parse("[20,22]")),
+            JsonRpcBatchItem.Call("echo", RawJson.Parse("{\"k\":true}")),
+            JsonRpcBatchItem.Call("fail"),
+        ]).Bounded();
+
+        Assert.Equal(42, results[0].GetResult<int>());
+        Assert.Equal(new Flag(true), results[1].GetResult<Flag>()); // "k" binds to K: the client's web defaults
+        Assert.Equal(42, Assert.Throws<JsonRpcRemoteException>(() => results[2].GetResult<int>()).Code);
+    }
+
     [Fact]
     public async Task CallAsync_AfterDispose_ThrowsObjectDisposed()
     {
