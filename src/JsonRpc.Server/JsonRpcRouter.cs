@@ -68,6 +68,9 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
     /// <summary>The buffers held for all clients, against <see cref="JsonRpcRouterOptions.MaxMemory"/>.</summary>
     internal MemoryBudget Memory { get; }
 
+    /// <summary>The Kestrel endpoints served with <c>UseJsonRpcRouter</c>, for the line that says where the router listens.</summary>
+    internal List<Microsoft.AspNetCore.Server.Kestrel.Core.ListenOptions> RawEndpoints { get; } = [];
+
     /// <summary>Where <c>ListenJsonRpcRouter</c> put the router, when it did.</summary>
     internal JsonRpcRouterListeners? Listeners { get; set; }
 

@@ -76,10 +76,12 @@ public sealed class HostingTests(ITestOutputHelper output)
     }
 
     [Fact]
-    public async Task UseJsonRpcRouter_BesideHttpEndpoints_BothWork()
+    public async Task UseJsonRpcRouter_BesideHttpEndpoints_BothWork_RouterSaysWhichIsRawTcp()
     {
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
+        var logs = new JsonRpc.Testing.CapturingLoggerProvider();
+        builder.Logging.AddProvider(logs);
         builder.Services.AddJsonRpcRouter();
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
@@ -97,6 +99,10 @@ public sealed class HostingTests(ITestOutputHelper output)
             Assert.Equal("ok", await http.GetStringAsync($"http://127.0.0.1:{addresses[0]}/health"));
             await using var client = await LineClient.ConnectAsync(addresses[1]);
             Answer.IsResult(await client.CallAsync("keepAlive"), "true");
+
+            // Kestrel lists both as http://; the router says which one is its raw TCP endpoint, and only that one.
+            var lines = logs.Messages.Where(m => m.Contains("JSON-RPC router listening on", StringComparison.Ordinal)).ToArray();
+            Assert.StartsWith($"JSON-RPC router listening on 127.0.0.1:{addresses[1]} (raw TCP JSON-RPC", Assert.Single(lines), StringComparison.Ordinal);
         }
         finally
         {

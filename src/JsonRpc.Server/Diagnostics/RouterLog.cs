@@ -35,6 +35,9 @@ internal static partial class RouterLog
     [LoggerMessage(10, LogLevel.Warning, "Connection {ConnectionId} sent a message over the {Limit}-byte limit; closing it.")]
     public static partial void MessageTooLarge(ILogger logger, string connectionId, int limit);
 
+    [LoggerMessage(39, LogLevel.Information, "JSON-RPC router listening on {EndPoint} (raw TCP JSON-RPC, newline-delimited or Content-Length framed; not HTTP, whatever Kestrel's own line calls it)")]
+    public static partial void ListeningRaw(ILogger logger, string endPoint);
+
     [LoggerMessage(38, LogLevel.Information, "Connection {ConnectionId} from {RemoteEndPoint} sent an HTTP request to the raw TCP port; answered with a hint and closed. {Hint}")]
     public static partial void HttpOnTcpPort(ILogger logger, string connectionId, string? remoteEndPoint, string hint);
 

@@ -20,6 +20,7 @@ public static class JsonRpcRouterKestrelExtensions
     {
         ArgumentNullException.ThrowIfNull(listenOptions);
         listenOptions.UseConnectionHandler<JsonRpcConnectionHandler>();
+        listenOptions.ApplicationServices.GetService<JsonRpcRouter>()?.RawEndpoints.Add(listenOptions); // logged once listening
         return listenOptions;
     }
 

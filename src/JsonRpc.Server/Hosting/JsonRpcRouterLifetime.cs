@@ -1,3 +1,4 @@
+using JsonRpc.Server.Diagnostics;
 using Microsoft.Extensions.Hosting;
 
 namespace JsonRpc.Server.Hosting;
@@ -12,7 +13,22 @@ internal sealed class JsonRpcRouterLifetime(JsonRpcRouter router) : IHostedLifec
 
     public Task StartAsync(CancellationToken cancellationToken) => Task.CompletedTask;
 
-    public Task StartedAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+    /// <summary>
+    /// Once Kestrel listens: says in the router's words where it serves raw JSON-RPC, since Kestrel's own "Now listening
+    /// on: http://…" lines name those endpoints as HTTP. The standalone router (ListenJsonRpcRouter) writes its own.
+    /// </summary>
+    public Task StartedAsync(CancellationToken cancellationToken)
+    {
+        if (router.Listeners is null)
+        {
+            foreach (var endpoint in router.RawEndpoints)
+            {
+                RouterLog.ListeningRaw(router.Logger, endpoint.EndPoint?.ToString() ?? "an endpoint of the app");
+            }
+        }
+
+        return Task.CompletedTask;
+    }
 
     public Task StoppingAsync(CancellationToken cancellationToken) => router.ShutdownAsync(cancellationToken);
 
