@@ -49,6 +49,10 @@ public sealed class DashboardBrowserTests(ITestOutputHelper output)
         await page.Locator("#clients tr[data-client='tcp-calculator']").WaitForAsync(new() { Timeout = WaitMs });
         Assert.Equal("1", await page.Locator("#stat-registered").InnerTextAsync());
 
+        // The method field suggests the registered methods and the router's own (from rpc.discover).
+        await page.Locator("#method-names option[value='get_server_stats']").WaitForAsync(new() { State = WaitForSelectorState.Attached, Timeout = WaitMs });
+        Assert.Equal(1, await page.Locator("#method-names option[value='math.add']").CountAsync());
+
         // Without a security policy there is nothing to sign in to: no form, no identities.
         Assert.True(await page.Locator("#login").IsHiddenAsync());
         Assert.True(await page.Locator("#login-show").IsHiddenAsync());

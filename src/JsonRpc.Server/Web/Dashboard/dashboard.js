@@ -54,6 +54,8 @@
       if (token !== null) await signIn(token, true);
       if (socket !== current || current.readyState !== WebSocket.OPEN) return;
       poll();
+      // A second sample soon after the first, so that the rates show at once rather than after a full second.
+      setTimeout(() => { if (socket === current) poll(); }, 250);
       timer = setInterval(poll, 1000);
     };
     current.onmessage = (event) => {
@@ -335,7 +337,9 @@
       return row;
     });
     replaceRows(body, rows, 3, "No methods yet.");
-    $("method-names").replaceChildren(...methods.map((entry) => Object.assign(document.createElement("option"), { value: entry.method })));
+    // Suggestions: the methods registered now and every method rpc.discover describes (the router's built-ins too).
+    const suggested = [...new Set([...methods.map((entry) => entry.method), ...descriptions.keys()])].sort();
+    $("method-names").replaceChildren(...suggested.map((name) => Object.assign(document.createElement("option"), { value: name })));
   }
 
   function showClients(clients) {
