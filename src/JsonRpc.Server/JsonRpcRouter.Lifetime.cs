@@ -37,7 +37,7 @@ public sealed partial class JsonRpcRouter
         await Task.Yield();
         RouterLog.ShuttingDown(Logger, Volatile.Read(ref Counters.PendingCalls), Volatile.Read(ref Counters.Connections));
         var deadline = Environment.TickCount64 + (long)Options.ShutdownTimeout.TotalMilliseconds;
-        await WaitUntilAsync(() => Volatile.Read(ref Counters.PendingCalls) == 0 && Volatile.Read(ref _serverCallsInProgress) == 0,
+        await WaitUntilAsync(() => Volatile.Read(ref Counters.PendingCalls) == 0 && Volatile.Read(ref _hostCallsInProgress) == 0,
             deadline, cancellationToken).ConfigureAwait(false);
 
         // Host methods still running are told to stop; their answers (or cancellation errors) still go out.

@@ -31,7 +31,7 @@ public sealed partial class JsonRpcRouter
     /// <summary>Whether clients may not use <paramref name="nameUtf8"/>: the router's own and the host's methods.</summary>
     internal bool IsReserved(ReadOnlySpan<byte> nameUtf8)
         => BuiltInMethods.Match(nameUtf8) != BuiltInMethod.None || JsonRpc.Protocol.JsonRpcProtocolMethods.IsReserved(nameUtf8)
-            || IsServerMethod(nameUtf8);
+            || IsHostMethod(nameUtf8);
 
     /// <summary>
     /// Adds the connection as a provider of the method, exclusively for its owner when <paramref name="exclusiveOwner"/>
@@ -253,7 +253,7 @@ public sealed partial class JsonRpcRouter
             }
         }
 
-        AddServerMethodNames(entries);
+        AddHostMethodNames(entries);
         if (viewer is not null)
         {
             entries.RemoveAll(e => e.Providers is null && !viewer.Call.IsAllowed(e.Method, out _));

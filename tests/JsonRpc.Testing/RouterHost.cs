@@ -58,7 +58,7 @@ public sealed class RouterHost : IAsyncDisposable
     /// </param>
     /// <param name="port">The port to listen on; 0 (the default) lets the system pick a free one.</param>
     /// <param name="logger">Receives the app's logs from <see cref="LogLevel.Debug"/> up; without it nothing is logged.</param>
-    /// <param name="setup">Runs on the router after the app is built and before it starts (e.g. to add server methods).</param>
+    /// <param name="setup">Runs on the router after the app is built and before it starts (e.g. to add host methods).</param>
     /// <param name="build">Runs on the builder last, before the app is built.</param>
     /// <param name="http">
     /// Also listen for HTTP on another free port of 127.0.0.1 (<see cref="HttpPort"/>), with the router's WebSocket and

@@ -57,7 +57,7 @@ internal static partial class RouterLog
     public static partial void ConnectionFailed(ILogger logger, string connectionId, Exception exception);
 
     [LoggerMessage(16, LogLevel.Error, "Host method {Method} failed.")]
-    public static partial void ServerMethodFailed(ILogger logger, string method, Exception exception);
+    public static partial void HostMethodFailed(ILogger logger, string method, Exception exception);
 
     [LoggerMessage(18, LogLevel.Warning, "Connection {ConnectionId} refused: a WebSocket from a page of {Origin}, not the router's own origin.")]
     public static partial void ForeignOriginRefused(ILogger logger, string connectionId, string origin);

@@ -246,11 +246,11 @@ internal sealed partial class RouterConnection
     private void HandleCheckedNotification(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> method)
     {
         var policy = _router.Security!;
-        var isServerMethod = _router.IsServerMethod(method);
+        var isHostMethod = _router.IsHostMethod(method);
         _router.Routes.TryGetValue(method, out var route);
-        var provider = isServerMethod ? null : route?.PickProvider();
-        var subscribers = !isServerMethod && route is not null && route.Subscribers.Length > 0;
-        if (!isServerMethod && provider is null && !subscribers)
+        var provider = isHostMethod ? null : route?.PickProvider();
+        var subscribers = !isHostMethod && route is not null && route.Subscribers.Length > 0;
+        if (!isHostMethod && provider is null && !subscribers)
         {
             return;
         }
@@ -261,7 +261,7 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        var toProvider = isServerMethod || provider is not null;
+        var toProvider = isHostMethod || provider is not null;
         if (toProvider && !principal.Call.IsAllowed(method, out var callRule))
         {
             RefusePermission(policy, principal, PermissionKind.Call, method, callRule, null, default, reply: false);
@@ -279,7 +279,7 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        if (isServerMethod)
+        if (isHostMethod)
         {
             TryServe(message, in info, method, default, null);
             return;

@@ -128,7 +128,7 @@ internal sealed partial class RouterConnection
             _router.Unregister(this);
             EndStreams();
             SignOut();
-            CancelServerCalls();
+            CancelHostCalls();
             if (PendingAsCaller > 0)
             {
                 // Nobody waits for these answers any more: providers still working on them are told to stop.

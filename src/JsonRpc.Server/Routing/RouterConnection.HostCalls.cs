@@ -10,7 +10,7 @@ namespace JsonRpc.Server.Routing;
 
 internal sealed partial class RouterConnection
 {
-    private CancellationTokenSource? _serverCalls;
+    private CancellationTokenSource? _hostCalls;
 
     /// <summary>
     /// Serves a call or notification with one of the host's methods, if <paramref name="method"/> is one. The message
@@ -18,7 +18,7 @@ internal sealed partial class RouterConnection
     /// </summary>
     private bool TryServe(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> method, ReadOnlySpan<byte> idToken, BatchReply? batch)
     {
-        if (!_router.IsServerMethod(method))
+        if (!_router.IsHostMethod(method))
         {
             return false;
         }
@@ -29,13 +29,13 @@ internal sealed partial class RouterConnection
             return true;
         }
 
-        _router.ServerCallStarted();
+        _router.HostCallStarted();
         batch?.Expect();
         var copy = ArrayPool<byte>.Shared.Rent(message.Length);
         message.CopyTo(copy);
         var output = new PooledBufferWriter();
-        _serverCalls ??= CancellationTokenSource.CreateLinkedTokenSource(_router.StoppingToken);
-        var token = _serverCalls.Token;
+        _hostCalls ??= CancellationTokenSource.CreateLinkedTokenSource(_router.StoppingToken);
+        var token = _hostCalls.Token;
         var id = RequestId.None;
         if (isCall)
         {
@@ -45,7 +45,7 @@ internal sealed partial class RouterConnection
             token = _serverScope.Begin(id);
         }
 
-        var state = new ServerCall(this, copy, output, batch, isCall, id, token);
+        var state = new HostCall(this, copy, output, batch, isCall, id, token);
         try
         {
             var pending = _router.Methods.DispatchAsync(copy.AsMemory(0, message.Length), in info, output, token);
@@ -60,7 +60,7 @@ internal sealed partial class RouterConnection
         }
         catch (Exception ex)
         {
-            RouterLog.ServerMethodFailed(_logger, System.Text.Encoding.UTF8.GetString(method), ex);
+            RouterLog.HostMethodFailed(_logger, System.Text.Encoding.UTF8.GetString(method), ex);
             state.Fail(idToken);
         }
 
@@ -89,10 +89,10 @@ internal sealed partial class RouterConnection
         return false;
     }
 
-    private void CancelServerCalls()
+    private void CancelHostCalls()
     {
         _serverScope?.CancelAll();
-        if (_serverCalls is { } calls)
+        if (_hostCalls is { } calls)
         {
             calls.Cancel();
             calls.Dispose();
@@ -100,7 +100,7 @@ internal sealed partial class RouterConnection
     }
 
     /// <summary>One host-method call in progress: its copy of the message, its output, where the answer goes.</summary>
-    private sealed class ServerCall(
+    private sealed class HostCall(
         RouterConnection caller, byte[] message, PooledBufferWriter output, BatchReply? batch, bool isCall, RequestId id, CancellationToken token)
     {
         public async Task AwaitAsync(ValueTask<bool> pending)
@@ -112,7 +112,7 @@ internal sealed partial class RouterConnection
             }
             catch (Exception ex)
             {
-                RouterLog.ServerMethodFailed(caller._logger, "(async)", ex);
+                RouterLog.HostMethodFailed(caller._logger, "(async)", ex);
                 output.Reset();
                 answered = false;
             }
@@ -170,7 +170,7 @@ internal sealed partial class RouterConnection
                 caller.CallFinished();
             }
 
-            caller._router.ServerCallEnded();
+            caller._router.HostCallEnded();
         }
     }
 }

@@ -5,7 +5,7 @@ using JsonRpc.Server.Tests.Infrastructure;
 
 namespace JsonRpc.Server.Tests;
 
-public sealed partial class ServerMethodTests
+public sealed partial class HostMethodTests
 {
     [JsonSerializable(typeof(long))]
     [JsonSerializable(typeof(int[]))]

@@ -9,7 +9,7 @@ public sealed partial class JsonRpcRouter
 {
     private const string ReflectionMessage = "Binds with reflection-based serialization; use an overload that takes JsonTypeInfo for trimming and AOT.";
     private readonly CancellationTokenSource _stopping = new();
-    private int _serverCallsInProgress;
+    private int _hostCallsInProgress;
 
     /// <summary>
     /// The host's own methods, served in-process to every client like any routed method (and listed by
@@ -68,17 +68,17 @@ public sealed partial class JsonRpcRouter
         }
     }
 
-    internal bool IsServerMethod(ReadOnlySpan<byte> nameUtf8) => Methods.Methods.Count > 0 && Methods.Contains(nameUtf8);
+    internal bool IsHostMethod(ReadOnlySpan<byte> nameUtf8) => Methods.Methods.Count > 0 && Methods.Contains(nameUtf8);
 
-    internal void ServerCallStarted()
+    internal void HostCallStarted()
     {
-        Interlocked.Increment(ref _serverCallsInProgress);
+        Interlocked.Increment(ref _hostCallsInProgress);
         Interlocked.Increment(ref Counters.ServerCalls);
     }
 
-    internal void ServerCallEnded() => Interlocked.Decrement(ref _serverCallsInProgress);
+    internal void HostCallEnded() => Interlocked.Decrement(ref _hostCallsInProgress);
 
-    private void AddServerMethodNames(List<(string Method, RouterConnection[]? Providers)> entries)
+    private void AddHostMethodNames(List<(string Method, RouterConnection[]? Providers)> entries)
     {
         foreach (var name in Methods.Methods)
         {
