@@ -1,24 +1,45 @@
-using CudaWorker.Compute;
-using CudaWorker.Cuda;
-using Microsoft.Extensions.Logging.Abstractions;
+using System.Runtime.InteropServices;
 
 namespace JsonRpc.Samples.Tests.CudaWorker;
 
-/// <summary>Whether this machine has a usable CUDA device, found once by really opening it.</summary>
-internal static class CudaDevice
+/// <summary>
+/// Whether this machine has a CUDA device, asked of the driver itself (load <c>libcuda.so.1</c>, <c>cuInit</c>,
+/// <c>cuDeviceGetCount</c>) and not of the worker's own binding: where a device is there, the GPU tests run, and a
+/// regression in the worker's binding or kernels fails them instead of turning them into skips.
+/// </summary>
+internal static unsafe class CudaDevice
 {
     private static readonly Lazy<string?> Probe = new(static () =>
     {
-        if (CudaBackend.TryCreate(0, ComputeLimits.Default, NullLogger.Instance, out var backend, out var reason))
+        var names = OperatingSystem.IsWindows() ? new[] { "nvcuda.dll" } : ["libcuda.so.1", "libcuda.so"];
+        nint library = 0;
+        foreach (var name in names)
         {
-            backend.Dispose();
-            return null;
+            if (NativeLibrary.TryLoad(name, out library))
+            {
+                break;
+            }
         }
 
-        return reason;
+        if (library == 0)
+        {
+            return $"no CUDA driver library ({string.Join(", ", names)})";
+        }
+
+        var init = (delegate* unmanaged<uint, int>)NativeLibrary.GetExport(library, "cuInit");
+        var count = (delegate* unmanaged<int*, int>)NativeLibrary.GetExport(library, "cuDeviceGetCount");
+        var result = init(0);
+        if (result != 0)
+        {
+            return $"cuInit failed with CUresult {result}";
+        }
+
+        int devices;
+        result = count(&devices);
+        return result != 0 ? $"cuDeviceGetCount failed with CUresult {result}" : devices == 0 ? "the driver reports no device" : null;
     });
 
-    /// <summary>True when device 0 opens and its kernels compile.</summary>
+    /// <summary>True when the driver reports at least one device.</summary>
     public static bool IsAvailable => Probe.Value is null;
 
     /// <summary>Why no device is usable, or null.</summary>
