@@ -18,8 +18,19 @@ public sealed record SoakReport
 
     public double WarmupSeconds { get; init; }
 
-    /// <summary>Warm-up and the first round of faults: the "after warm-up" figures are the minute from here.</summary>
+    /// <summary>
+    /// The "after warm-up" figures are means from here to <see cref="AfterWarmupUntilSeconds"/>: the first whole round
+    /// of faults that starts after the declared warm-up and a sixth of the run (for a soak too short for that, the
+    /// minute after the first round).
+    /// </summary>
     public double SettledAtSeconds { get; init; }
+
+    public double AfterWarmupUntilSeconds { get; init; }
+
+    /// <summary>The "at the end" figures are means over this window: the last whole round (or the last minute).</summary>
+    public double EndFromSeconds { get; init; }
+
+    public double EndUntilSeconds { get; init; }
 
     /// <summary>Node A's RSS at the first sample, in MB.</summary>
     public double RssAtStartMb { get; init; }
@@ -72,7 +83,7 @@ public sealed record SoakReport
 
     public long EventsReceived { get; init; }
 
-    /// <summary>Node A's mean RSS over the minute from <see cref="SettledAtSeconds"/> and over the last minute, in MB.</summary>
+    /// <summary>Node A's mean RSS over the window after warm-up and over the window at the end, in MB.</summary>
     public double RssAfterWarmupMb { get; init; }
 
     public double RssAtEndMb { get; init; }

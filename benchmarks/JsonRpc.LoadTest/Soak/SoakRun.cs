@@ -108,12 +108,32 @@ public static class SoakRun
     private static SoakReport Report(DateTimeOffset startedAt, string router, TimeSpan soak, TimeSpan warmup,
         SoakTally tally, List<SoakFault> faults, List<SoakSample> samples)
     {
-        // After warm-up: the minute that follows the warm-up and the first round of faults (the first hostile
-        // connections take the GC's heap to the size it then keeps: a step, not a leak); at the end: the last minute.
-        var window = Math.Min(60, Math.Max(10, (soak - warmup).TotalSeconds / 5));
-        var settled = faults.Count > FaultsPerRound ? TimeSpan.FromSeconds(faults[FaultsPerRound].AtSeconds) : warmup + Cycle(soak);
-        var afterWarmup = samples.Where(s => s.AtSeconds >= settled.TotalSeconds && s.AtSeconds < settled.TotalSeconds + window).ToList();
-        var atEnd = samples.Where(s => s.AtSeconds > soak.TotalSeconds - window).ToList();
+        // The router's state is periodic (a round of faults every cycle, hostile connections among them), so RSS is
+        // compared over whole rounds, not over minutes that may or may not hold a hostile phase. After warm-up: the
+        // first whole round that starts once the declared warm-up and a sixth of the run have passed (the GC has then
+        // seen every kind of fault several times over); at the end: the last whole round.
+        var roundStarts = faults.Where((_, i) => i % FaultsPerRound == 0).Select(f => f.AtSeconds).ToList();
+        var settleAfter = Math.Max(warmup.TotalSeconds, soak.TotalSeconds / 6);
+        var firstRound = roundStarts.FindIndex(start => start >= settleAfter);
+        var lastRound = roundStarts.Count - 2; // the last round that has a next one, so whole
+        (double From, double To) after, end;
+        if (firstRound >= 0 && lastRound > firstRound)
+        {
+            after = (roundStarts[firstRound], roundStarts[firstRound + 1]);
+            end = (roundStarts[lastRound], roundStarts[lastRound + 1]);
+        }
+        else
+        {
+            // Too short for two whole rounds after warm-up: the minute after the first round, and the last minute.
+            var window = Math.Min(60, Math.Max(10, (soak - warmup).TotalSeconds / 5));
+            var settledAt = faults.Count > FaultsPerRound ? faults[FaultsPerRound].AtSeconds : (warmup + Cycle(soak)).TotalSeconds;
+            after = (settledAt, settledAt + window);
+            end = (soak.TotalSeconds - window, soak.TotalSeconds + 1);
+        }
+
+        var settled = TimeSpan.FromSeconds(after.From);
+        var afterWarmup = samples.Where(s => s.AtSeconds >= after.From && s.AtSeconds < after.To).ToList();
+        var atEnd = samples.Where(s => s.AtSeconds >= end.From && s.AtSeconds < end.To).ToList();
         double Mean(List<SoakSample> list, Func<SoakSample, double> value) => list.Count == 0 ? 0 : Math.Round(list.Average(value), 1);
         var rssAfter = Mean(afterWarmup, s => s.RssMb);
         var rssEnd = Mean(atEnd, s => s.RssMb);
@@ -125,6 +145,9 @@ public static class SoakRun
             Seconds = Math.Round(soak.TotalSeconds),
             WarmupSeconds = warmup.TotalSeconds,
             SettledAtSeconds = settled.TotalSeconds,
+            AfterWarmupUntilSeconds = after.To,
+            EndFromSeconds = end.From,
+            EndUntilSeconds = Math.Min(end.To, soak.TotalSeconds),
             RssAtStartMb = samples.Count == 0 ? 0 : samples[0].RssMb,
             Faults = faults,
             Sent = tally.Sent,

@@ -18,7 +18,7 @@ public static class SoakSummary
         output.WriteLine(Line($"  error codes    {string.Join(", ", report.ErrorCodes.Select(p => $"{p.Key}: {p.Value:N0}"))}"));
         output.WriteLine(Line($"  client calls   {report.ClientCalls:N0}: {report.ClientResults:N0} results, {report.ClientErrors:N0} errors, {report.ClientCancelled:N0} cancelled, {report.ClientConnectionLost:N0} connection lost, wrong {report.ClientMismatches}, hung {report.ClientHung}"));
         output.WriteLine(Line($"  events         {report.EventsPublished:N0} published, {report.EventsReceived:N0} received by two subscribers"));
-        output.WriteLine(Line($"  node A         RSS {report.RssAtStartMb:N1} MB at start, {report.RssAfterWarmupMb:N1} MB after warm-up and a round of faults ({report.SettledAtSeconds:N0} s), {report.RssAtEndMb:N1} MB at the end ({report.RssChange:+0.0%;-0.0%}); threads {report.ThreadsAfterWarmup:N0} -> {report.ThreadsAtEnd:N0}; handles {report.HandlesAfterWarmup:N0} -> {report.HandlesAtEnd:N0}"));
+        output.WriteLine(Line($"  node A         RSS {report.RssAtStartMb:N1} MB at start, {report.RssAfterWarmupMb:N1} MB after warm-up ({report.SettledAtSeconds:N0}-{report.AfterWarmupUntilSeconds:N0} s), {report.RssAtEndMb:N1} MB at the end ({report.EndFromSeconds:N0}-{report.EndUntilSeconds:N0} s, {report.RssChange:+0.0%;-0.0%}); threads {report.ThreadsAfterWarmup:N0} -> {report.ThreadsAtEnd:N0}; handles {report.HandlesAfterWarmup:N0} -> {report.HandlesAtEnd:N0}"));
         output.WriteLine(Line($"  exactly one answer per call: {(report.ExactlyOnce ? "PASS" : "FAIL")}; RSS within 10%: {(report.NoLeak ? "PASS" : "FAIL")}"));
     }
 }
