@@ -124,6 +124,11 @@ public sealed partial class JsonRpcRouter
                 CloseWithError(connection, CloseReason.IdleTimeout, RouterErrorCodes.IdleTimeout, "Idle timeout",
                     $"Nothing was received for {keepAlive} ms.");
             }
+            else if (keepAlive > 0 && connection.PartialSince is > 0 and var since && now - since > keepAlive)
+            {
+                CloseWithError(connection, CloseReason.MessageTimeout, RouterErrorCodes.IdleTimeout, "Message timeout",
+                    $"A message took longer than {keepAlive} ms to arrive.");
+            }
             else if (Options.RequireRegistration && connection.Name is null && now - connection.OpenedAt > registration)
             {
                 CloseWithError(connection, CloseReason.RegistrationTimeout, RouterErrorCodes.RegistrationTimeout, "Registration timeout",

@@ -46,7 +46,10 @@ public static class RouterErrorCodes
     /// <summary>The connection did not register within the registration timeout; it is closed.</summary>
     public const int RegistrationTimeout = -32011;
 
-    /// <summary>The connection sent nothing within the keep-alive timeout; it is closed.</summary>
+    /// <summary>
+    /// The connection sent nothing within the keep-alive timeout, or one message took longer than that to arrive (a
+    /// client trickling bytes); it is closed.
+    /// </summary>
     public const int IdleTimeout = -32012;
 
     /// <summary>

@@ -241,6 +241,43 @@ public sealed class BackpressureTests(ITestOutputHelper output)
         Assert.True(elapsed >= TimeSpan.FromMilliseconds(200 * 0.9), $"signed in after {elapsed.TotalMilliseconds:N0} ms: wrong tokens earned no wait");
     }
 
+    [Fact]
+    public async Task Slowloris_MessageTricklingInForLongerThanKeepAlive_Closed_OthersServed()
+    {
+        await using var server = await RouterServer.StartAsync(o => o.KeepAliveTimeout = TimeSpan.FromSeconds(1), output);
+        await using var other = await server.ConnectAsync();
+        await using var slow = await server.ConnectAsync();
+        await Eventually.TrueAsync(() => server.Router.GetStats().Connections == 2, "the router has both connections");
+
+        // One byte every 100 ms: never silent for the keep-alive timeout, never a whole message. Bounded: 30 s.
+        var message = Encoding.UTF8.GetBytes(LineClient.Request(1, "keepAlive", "[\"" + new string('x', 1000) + "\"]"));
+        var closed = false;
+        for (var i = 0; i < 300 && !closed; i++)
+        {
+            try
+            {
+                await slow.SendRawAsync(message[(i % (message.Length - 1))..((i % (message.Length - 1)) + 1)]);
+            }
+            catch (Exception ex) when (ex is IOException or System.Net.Sockets.SocketException or ObjectDisposedException)
+            {
+                closed = true;
+            }
+
+            closed |= server.Router.GetStats().Connections == 1;
+            await Task.Delay(100);
+            if (i % 3 == 0)
+            {
+                Answer.IsResult(await other.CallAsync("keepAlive"), "true"); // the other client is served meanwhile
+            }
+        }
+
+        Assert.True(closed, "a message trickling in for 30 s was never cut off");
+        var answer = await slow.ReadAsync();
+        Answer.IsError(answer, RouterErrorCodes.IdleTimeout);
+        Assert.Contains("took longer than", answer.GetProperty("error").GetProperty("data").GetString());
+        Answer.IsResult(await other.CallAsync("keepAlive"), "true");
+    }
+
     /// <summary>A router whose outbound bound is <paramref name="bound"/> and which serves <c>echo</c> itself.</summary>
     private async Task<RouterHost> StartWithEchoAsync(int bound)
     {

@@ -45,6 +45,9 @@ internal enum CloseReason
     /// <summary>The identity already has its most connections open.</summary>
     QuotaExceeded,
 
+    /// <summary>One message took longer than the keep-alive timeout to arrive (a client trickling bytes).</summary>
+    MessageTimeout,
+
     /// <summary>An HTTP request arrived on the raw TCP port: answered with a hint in HTTP.</summary>
     HttpOnTcpPort,
 }

@@ -75,9 +75,33 @@ internal sealed partial class RouterConnection
     /// <summary>Counts a close for misbehaviour against this client's address.</summary>
     private void NoteMisbehaviour(CloseReason reason)
     {
-        if (reason is CloseReason.MessageTooLarge or CloseReason.InvalidFraming or CloseReason.OutboundLimitExceeded or CloseReason.AccessDenied)
+        if (reason is CloseReason.MessageTooLarge or CloseReason.InvalidFraming or CloseReason.OutboundLimitExceeded or CloseReason.AccessDenied
+            or CloseReason.MessageTimeout)
         {
             _router.Penalties.Strike(RemoteEndPoint, Environment.TickCount64);
+        }
+    }
+
+    // Since when (Environment.TickCount64) the bytes left after the last read are the start of a message that has not
+    // arrived whole; 0 when nothing is left over. Written by the read loop, read by the router's sweep.
+    private long _partialSince;
+
+    /// <summary>When the message now arriving began to arrive, or 0 when none is under way.</summary>
+    internal long PartialSince => Volatile.Read(ref _partialSince);
+
+    /// <summary>
+    /// After each read: a client that keeps a message arriving a byte at a time (slowloris) feeds the keep-alive timer
+    /// without ever finishing; the sweep closes it once one message has taken longer than the keep-alive timeout.
+    /// </summary>
+    private void NotePartialMessage(bool partial)
+    {
+        if (!partial)
+        {
+            Volatile.Write(ref _partialSince, 0);
+        }
+        else if (Volatile.Read(ref _partialSince) == 0)
+        {
+            Volatile.Write(ref _partialSince, Environment.TickCount64);
         }
     }
 

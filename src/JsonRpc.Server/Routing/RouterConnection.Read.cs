@@ -119,6 +119,8 @@ internal sealed partial class RouterConnection
                 {
                     input.AdvanceTo(buffer.Start, buffer.End);
                 }
+
+                NotePartialMessage(!stoppedEarly && !buffer.IsEmpty);
             }
         }
     }

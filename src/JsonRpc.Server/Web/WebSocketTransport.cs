@@ -231,6 +231,7 @@ internal sealed class WebSocketTransport : IDuplexPipe
         CloseReason.InvalidFraming => (WebSocketCloseStatus.InvalidMessageType, "Only text messages are accepted."),
         CloseReason.ClosedMidMessage => (WebSocketCloseStatus.ProtocolError, "The connection ended inside a message."),
         CloseReason.IdleTimeout => (WebSocketCloseStatus.PolicyViolation, "Idle timeout."),
+        CloseReason.MessageTimeout => (WebSocketCloseStatus.PolicyViolation, "Message timeout."),
         CloseReason.RegistrationTimeout => (WebSocketCloseStatus.PolicyViolation, "Registration timeout."),
         CloseReason.AccessDenied => (WebSocketCloseStatus.PolicyViolation, "Access denied."),
         CloseReason.TooManyConnections => ((WebSocketCloseStatus)1013, "Too many connections; try again later."),
