@@ -60,6 +60,12 @@ public sealed record SoakReport
     /// <summary>Answers to no call in flight (never sent, or answered twice): must be 0.</summary>
     public long Strays { get; init; }
 
+    /// <summary>Errors without an id that the router sent the raw callers (notices such as an idle timeout), not answers.</summary>
+    public long Notices { get; init; }
+
+    /// <summary>Raw callers' connection attempts that failed (node A down or refusing), each retried 200 ms later.</summary>
+    public long ConnectFailures { get; init; }
+
     /// <summary>Error answers by code.</summary>
     public required Dictionary<string, long> ErrorCodes { get; init; }
 

@@ -158,6 +158,8 @@ public static class SoakRun
             LostWithConnection = tally.LostWithConnection,
             Mismatches = tally.Mismatches,
             Strays = tally.Strays,
+            Notices = tally.Notices,
+            ConnectFailures = tally.ConnectFailures,
             ErrorCodes = tally.ErrorCodes.OrderBy(p => p.Key).ToDictionary(p => p.Key.ToString(CultureInfo.InvariantCulture), p => p.Value),
             ClientCalls = tally.ClientCalls,
             ClientResults = tally.ClientResults,

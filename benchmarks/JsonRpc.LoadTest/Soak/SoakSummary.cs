@@ -14,7 +14,7 @@ public static class SoakSummary
         output.WriteLine();
         output.WriteLine(Line($"Soak: {report.Seconds:N0} s, {report.Faults.Count} faults injected; {report.Machine.Cpu}, {report.Machine.Cores} cores, {report.Machine.Dotnet}"));
         output.WriteLine(Line($"  raw calls      {report.Sent:N0} sent: {report.Results:N0} results, {report.Errors:N0} errors, {report.Abandoned:N0} abandoned with their connection"));
-        output.WriteLine(Line($"                 lost {report.Lost}, lost with a connection {report.LostWithConnection}, wrong {report.Mismatches}, strays {report.Strays}"));
+        output.WriteLine(Line($"                 lost {report.Lost}, lost with a connection {report.LostWithConnection}, wrong {report.Mismatches}, strays {report.Strays}; {report.Notices} notices without an id, {report.ConnectFailures} failed connects"));
         output.WriteLine(Line($"  error codes    {string.Join(", ", report.ErrorCodes.Select(p => $"{p.Key}: {p.Value:N0}"))}"));
         output.WriteLine(Line($"  client calls   {report.ClientCalls:N0}: {report.ClientResults:N0} results, {report.ClientErrors:N0} errors, {report.ClientCancelled:N0} cancelled, {report.ClientConnectionLost:N0} connection lost, wrong {report.ClientMismatches}, hung {report.ClientHung}"));
         output.WriteLine(Line($"  events         {report.EventsPublished:N0} published, {report.EventsReceived:N0} received by two subscribers"));
