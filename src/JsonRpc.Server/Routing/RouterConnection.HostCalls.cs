@@ -67,28 +67,6 @@ internal sealed partial class RouterConnection
         return true;
     }
 
-    /// <summary>Counts a call against <see cref="JsonRpcRouterOptions.MaxPendingCallsPerConnection"/>, or refuses it.</summary>
-    private bool TryBeginCall(BatchReply? batch, ReadOnlySpan<byte> idToken)
-    {
-        // A cluster node carries the calls of all its clients, each already held to the limit there.
-        var pending = Interlocked.Increment(ref _pendingAsCaller);
-        if (pending <= _router.Options.MaxPendingCallsPerConnection || IsPeer)
-        {
-            if (TryBeginIdentityCall(pending, batch, idToken))
-            {
-                return true;
-            }
-
-            Interlocked.Decrement(ref _pendingAsCaller);
-            return false;
-        }
-
-        Interlocked.Decrement(ref _pendingAsCaller);
-        Fail(batch, idToken, RouterErrorCodes.TooManyPendingCalls, "Too many pending calls",
-            $"At most {_router.Options.MaxPendingCallsPerConnection} calls may wait for answers at once.");
-        return false;
-    }
-
     private void CancelHostCalls()
     {
         _serverScope?.CancelAll();

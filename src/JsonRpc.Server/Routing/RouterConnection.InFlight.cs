@@ -14,19 +14,6 @@ internal sealed partial class RouterConnection
     /// <summary>Calls routed to this connection and not yet answered: the load used to pick a provider.</summary>
     public int OutstandingAsProvider => Volatile.Read(ref _outstanding);
 
-    /// <summary>Calls this connection made that wait for an answer.</summary>
-    public int PendingAsCaller => Volatile.Read(ref _pendingAsCaller);
-
-    /// <summary>Called when a call this connection made is done, whichever way.</summary>
-    internal void CallFinished()
-    {
-        EndIdentityCall();
-        if (Interlocked.Decrement(ref _pendingAsCaller) == 0)
-        {
-            Volatile.Read(ref _answered)?.TrySetResult(); // an HTTP request's last answer is queued: it may close
-        }
-    }
-
     public bool TryAddInFlight(PendingCall call)
     {
         lock (_inFlightLock)

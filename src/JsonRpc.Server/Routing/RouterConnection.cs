@@ -25,7 +25,6 @@ internal sealed partial class RouterConnection
     private volatile IJsonRpcFramer? _framer;
     private int _closeReason;
     private long _lastActivity;
-    private int _pendingAsCaller;
     private string? _name;
 
     // For a connection that answers what it was sent and then closes (an HTTP request): once its input has ended,

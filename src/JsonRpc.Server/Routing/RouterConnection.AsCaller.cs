@@ -3,8 +3,52 @@ using JsonRpc.Protocol;
 
 namespace JsonRpc.Server.Routing;
 
+/// <summary>
+/// A routed call's life as its caller sees it, in one place (the server README has the map of a call's whole life):
+/// counted against the caller's limit (<see cref="TryBeginCall"/>), tracked in the caller's list (<see cref="TrackCall"/>)
+/// until it is answered, times out, loses its provider or is cancelled (<see cref="CancelRoutedCalls"/>), then forgotten
+/// (<see cref="ForgetCall"/>) and counted off (<see cref="CallFinished"/>).
+/// </summary>
 internal sealed partial class RouterConnection
 {
+    // Calls this connection made (routed or to host methods) that wait for an answer: the count the limit is held to.
+    private int _pendingAsCaller;
+
+    /// <summary>Calls this connection made that wait for an answer.</summary>
+    public int PendingAsCaller => Volatile.Read(ref _pendingAsCaller);
+
+    /// <summary>Called when a call this connection made is done, whichever way.</summary>
+    internal void CallFinished()
+    {
+        EndIdentityCall();
+        if (Interlocked.Decrement(ref _pendingAsCaller) == 0)
+        {
+            Volatile.Read(ref _answered)?.TrySetResult(); // an HTTP request's last answer is queued: it may close
+        }
+    }
+
+    /// <summary>Counts a call against <see cref="JsonRpcRouterOptions.MaxPendingCallsPerConnection"/>, or refuses it.</summary>
+    private bool TryBeginCall(BatchReply? batch, ReadOnlySpan<byte> idToken)
+    {
+        // A cluster node carries the calls of all its clients, each already held to the limit there.
+        var pending = Interlocked.Increment(ref _pendingAsCaller);
+        if (pending <= _router.Options.MaxPendingCallsPerConnection || IsPeer)
+        {
+            if (TryBeginIdentityCall(pending, batch, idToken))
+            {
+                return true;
+            }
+
+            Interlocked.Decrement(ref _pendingAsCaller);
+            return false;
+        }
+
+        Interlocked.Decrement(ref _pendingAsCaller);
+        Fail(batch, idToken, RouterErrorCodes.TooManyPendingCalls, "Too many pending calls",
+            $"At most {_router.Options.MaxPendingCallsPerConnection} calls may wait for answers at once.");
+        return false;
+    }
+
     // The routed calls this connection made that wait for an answer, linked through their caller links, newest first.
     // A call is in it from the moment it is rented until it is released (answer, timeout, provider gone, shutdown).
     // Only this connection's read loop (a new call, a cancellation, the disconnect) and the completions of its own calls
