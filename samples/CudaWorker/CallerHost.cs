@@ -25,7 +25,7 @@ internal static class CallerHost
         var logger = loggerFactory.CreateLogger("CudaWorker.Caller");
         try
         {
-            var client = await RouterConnection.OpenAsync(options, $"cuda-caller-{Environment.ProcessId}", loggerFactory, logger, null, stop).ConfigureAwait(false);
+            var client = await RouterSession.OpenAsync(options, $"cuda-caller-{Environment.ProcessId}", loggerFactory, logger, null, stop).ConfigureAwait(false);
             if (client is null)
             {
                 return 1;

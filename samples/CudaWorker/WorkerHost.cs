@@ -20,7 +20,7 @@ internal static class WorkerHost
         JsonRpcClient? client;
         try
         {
-            client = await RouterConnection.OpenAsync(options, options.Name, loggerFactory, logger, Prepare, stop).ConfigureAwait(false);
+            client = await RouterSession.OpenAsync(options, options.Name, loggerFactory, logger, Prepare, stop).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (stop.IsCancellationRequested)
         {

@@ -100,7 +100,7 @@ public sealed partial class JsonRpcClient
         }
 
         await subscription.StopAsync().ConfigureAwait(false);
-        await CallBuiltInAsync(null, RouterMethods.Unsubscribe, NamedStringParams.Event, eventName, cancellationToken).ConfigureAwait(false);
+        await CallBuiltInAsync(null, RouterWire.Unsubscribe, NamedStringParams.Event, eventName, cancellationToken).ConfigureAwait(false);
         return true;
     }
 
@@ -160,7 +160,7 @@ public sealed partial class JsonRpcClient
 
         try
         {
-            await CallBuiltInAsync(null, RouterMethods.Subscribe, NamedStringParams.Event, eventName, cancellationToken).ConfigureAwait(false);
+            await CallBuiltInAsync(null, RouterWire.Subscribe, NamedStringParams.Event, eventName, cancellationToken).ConfigureAwait(false);
             created!.Confirm();
         }
         catch (Exception ex)

@@ -49,7 +49,7 @@ public sealed partial class JsonRpcClient
     {
         ArgumentException.ThrowIfNullOrEmpty(name);
         await InvokeCoreAsync<RegisterParams, bool, IgnoredResult>(
-            null, RouterMethods.RegisterClient, new RegisterParams(name, _options.AccessToken), default, cancellationToken).ConfigureAwait(false);
+            null, RouterWire.RegisterClient, new RegisterParams(name, _options.AccessToken), default, cancellationToken).ConfigureAwait(false);
         _name = name;
         await AnnounceMethodsAsync(cancellationToken).ConfigureAwait(false);
     }
@@ -98,7 +98,7 @@ public sealed partial class JsonRpcClient
 
         if (_announced.TryRemove(method, out _) && _name is not null)
         {
-            await CallBuiltInAsync(null, RouterMethods.UnregisterMethod, NamedStringParams.Method, method, cancellationToken).ConfigureAwait(false);
+            await CallBuiltInAsync(null, RouterWire.UnregisterMethod, NamedStringParams.Method, method, cancellationToken).ConfigureAwait(false);
         }
 
         return true;
@@ -315,7 +315,7 @@ public sealed partial class JsonRpcClient
         }
 
         return InvokeCoreAsync<RegisterMethodParams, bool, IgnoredResult>(
-            connection, RouterMethods.RegisterMethod, new RegisterMethodParams(method, description), default, cancellationToken);
+            connection, RouterWire.RegisterMethod, new RegisterMethodParams(method, description), default, cancellationToken);
     }
 
     /// <summary>
@@ -357,7 +357,7 @@ public sealed partial class JsonRpcClient
         {
             try
             {
-                await CallBuiltInAsync(connection, RouterMethods.Authenticate, NamedStringParams.Token, token, cancellationToken).ConfigureAwait(false);
+                await CallBuiltInAsync(connection, RouterWire.Authenticate, NamedStringParams.Token, token, cancellationToken).ConfigureAwait(false);
             }
             catch (JsonRpcRemoteException ex) when (ex.Code == JsonRpc.Protocol.JsonRpcErrorCodes.MethodNotFound)
             {
@@ -376,7 +376,7 @@ public sealed partial class JsonRpcClient
         if (_name is { } name)
         {
             await InvokeCoreAsync<RegisterParams, bool, IgnoredResult>(
-                connection, RouterMethods.RegisterClient, new RegisterParams(name, _options.AccessToken), default, cancellationToken).ConfigureAwait(false);
+                connection, RouterWire.RegisterClient, new RegisterParams(name, _options.AccessToken), default, cancellationToken).ConfigureAwait(false);
             foreach (var method in Methods)
             {
                 await RegisterMethodAsync(connection, Dispatcher, method, cancellationToken).ConfigureAwait(false);
@@ -388,7 +388,7 @@ public sealed partial class JsonRpcClient
         var events = 0;
         foreach (var eventName in _subscriptions.Keys)
         {
-            await CallBuiltInAsync(connection, RouterMethods.Subscribe, NamedStringParams.Event, eventName, cancellationToken).ConfigureAwait(false);
+            await CallBuiltInAsync(connection, RouterWire.Subscribe, NamedStringParams.Event, eventName, cancellationToken).ConfigureAwait(false);
             events++;
         }
 

@@ -1,5 +1,6 @@
 using JsonRpc.Client.Internal;
 using JsonRpc.Framing;
+using JsonRpc.Protocol;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -374,7 +375,7 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
             // Bounded by the call timeout like any call (with none, by a minute), never by the interval: a busy peer
             // may take longer than a short interval to answer and is not dead for that.
             using var timeout = new CancellationTokenSource(_callTimeoutMs >= 0 ? TimeSpan.FromMilliseconds(_callTimeoutMs) : TimeSpan.FromMinutes(1));
-            await InvokeCoreAsync<RawParams, bool, IgnoredResult>(connection, RouterMethods.KeepAlive, default, default, timeout.Token)
+            await InvokeCoreAsync<RawParams, bool, IgnoredResult>(connection, RouterWire.KeepAlive, default, default, timeout.Token)
                 .ConfigureAwait(false);
         }
         catch (JsonRpcRemoteException)

@@ -7,9 +7,9 @@ namespace JsonRpc.Server;
 public sealed partial class JsonRpcRouter
 {
     private const int PoolSize = 16 * 1024;
-    private readonly ObjectStack<PendingCall> _callPool = new(PoolSize);
+    private readonly ObjectStack<RoutedCall> _callPool = new(PoolSize);
     private readonly ObjectStack<BatchReply> _batchPool = new(1024);
-    private readonly List<PendingCall> _expired = [];
+    private readonly List<RoutedCall> _expired = [];
     private long _nextRouterId;
 
     private long _lastMemoryLog;
@@ -41,7 +41,7 @@ public sealed partial class JsonRpcRouter
     /// A call of <paramref name="caller"/> about to be routed to <paramref name="provider"/>, already in the caller's list
     /// of pending calls (so that whatever completes it, even at once, finds it there).
     /// </summary>
-    internal PendingCall RentCall(RouterConnection caller, RouterConnection provider, ReadOnlySpan<byte> callerId, BatchReply? batch)
+    internal RoutedCall RentCall(RouterConnection caller, RouterConnection provider, ReadOnlySpan<byte> callerId, BatchReply? batch)
     {
         var call = _callPool.Rent();
         call.Initialize(caller, provider, callerId, batch, Interlocked.Increment(ref _nextRouterId));
@@ -52,7 +52,7 @@ public sealed partial class JsonRpcRouter
     }
 
     /// <summary>Delivers the provider's answer to the caller under the caller's own id; nothing else changes.</summary>
-    internal void CompleteCall(PendingCall call, ReadOnlySpan<byte> answer, Range idToken)
+    internal void CompleteCall(RoutedCall call, ReadOnlySpan<byte> answer, Range idToken)
     {
         if (call.Batch is { } batch)
         {
@@ -72,7 +72,7 @@ public sealed partial class JsonRpcRouter
     }
 
     /// <summary>Answers the caller with an error instead.</summary>
-    internal void FailCall(PendingCall call, int code, string message, string? data = null)
+    internal void FailCall(RoutedCall call, int code, string message, string? data = null)
     {
         Interlocked.Increment(ref Counters.Errors);
         ReplyWriter.Error(call.Caller, call.Batch, call.CallerId, code, message, data, announced: true);
@@ -85,7 +85,7 @@ public sealed partial class JsonRpcRouter
     }
 
     // The one place a call ends: out of the caller's list before it can be reused.
-    private void Release(PendingCall call)
+    private void Release(RoutedCall call)
     {
         if (call.Pull is not null || call.ArgumentStreams is not null)
         {

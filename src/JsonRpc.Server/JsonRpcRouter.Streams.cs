@@ -79,7 +79,7 @@ public sealed partial class JsonRpcRouter
     /// its answer went); the streams the call's arguments opened end with it (StreamJsonRpc drops them when the answer
     /// comes).
     /// </summary>
-    private void CallStreamsEnded(PendingCall call)
+    private void CallStreamsEnded(RoutedCall call)
     {
         if (call.Pull is { } pull)
         {
@@ -96,7 +96,7 @@ public sealed partial class JsonRpcRouter
     }
 
     /// <summary>Delivers <paramref name="answer"/>, already under the caller's id, to the call's caller, and ends the call.</summary>
-    internal void CompleteCallAs(PendingCall call, OutboundMessage answer)
+    internal void CompleteCallAs(RoutedCall call, OutboundMessage answer)
     {
         if (call.Batch is { } batch)
         {

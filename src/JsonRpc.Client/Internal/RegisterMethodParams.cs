@@ -9,7 +9,7 @@ namespace JsonRpc.Client.Internal;
 /// </summary>
 internal readonly struct RegisterMethodParams(string method, JsonObject? description) : IParamsSource
 {
-    private static readonly JsonEncodedText DescriptionName = JsonEncodedText.Encode("description");
+    private static readonly JsonEncodedText DescriptionName = JsonEncodedText.Encode(JsonRpc.Protocol.RouterWire.DescriptionMember);
 
     public bool IsAbsent => false;
 

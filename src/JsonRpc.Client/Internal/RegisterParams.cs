@@ -5,7 +5,7 @@ namespace JsonRpc.Client.Internal;
 /// <summary><c>{"name": name, "token": token}</c>: the params of <c>register_client</c> (the token only when set).</summary>
 internal readonly struct RegisterParams(string name, string? token) : IParamsSource
 {
-    private static readonly JsonEncodedText TokenName = JsonEncodedText.Encode("token");
+    private static readonly JsonEncodedText TokenName = JsonEncodedText.Encode(JsonRpc.Protocol.RouterWire.TokenMember);
 
     public bool IsAbsent => false;
 

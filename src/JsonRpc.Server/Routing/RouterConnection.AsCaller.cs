@@ -55,13 +55,13 @@ internal sealed partial class RouterConnection
     // take the lock, so a cancellation costs this connection's own pending calls (at most MaxPendingCallsPerConnection),
     // whatever the size of the router or the traffic of other clients, and never touches another connection's lock.
     private readonly Lock _callsLock = new();
-    private PendingCall? _calls;
+    private RoutedCall? _calls;
 
     // The (provider, router id) pairs of one cancellation, sent once the lock is released. Read loop only.
     private List<(RouterConnection Provider, long RouterId)>? _cancelTargets;
 
     /// <summary>Adds a call this connection made to its pending calls; done before the call can complete.</summary>
-    internal void TrackCall(PendingCall call)
+    internal void TrackCall(RoutedCall call)
     {
         lock (_callsLock)
         {
@@ -76,7 +76,7 @@ internal sealed partial class RouterConnection
     }
 
     /// <summary>Removes a completed call from this connection's pending calls, once, before it goes back to the pool.</summary>
-    internal void ForgetCall(PendingCall call)
+    internal void ForgetCall(RoutedCall call)
     {
         lock (_callsLock)
         {

@@ -4,9 +4,9 @@ internal sealed partial class RouterConnection
 {
     // Calls routed to this connection as a provider, by router id, and linked in the order they were sent, which is
     // also deadline order: the timer pops expired calls from the head. Whoever removes an entry completes it.
-    private readonly Dictionary<long, PendingCall> _inFlight = [];
-    private PendingCall? _oldest;
-    private PendingCall? _newest;
+    private readonly Dictionary<long, RoutedCall> _inFlight = [];
+    private RoutedCall? _oldest;
+    private RoutedCall? _newest;
     private readonly Lock _inFlightLock = new();
     private bool _inFlightClosed;
     private int _outstanding;
@@ -14,7 +14,7 @@ internal sealed partial class RouterConnection
     /// <summary>Calls routed to this connection and not yet answered: the load used to pick a provider.</summary>
     public int OutstandingAsProvider => Volatile.Read(ref _outstanding);
 
-    public bool TryAddInFlight(PendingCall call)
+    public bool TryAddInFlight(RoutedCall call)
     {
         lock (_inFlightLock)
         {
@@ -45,7 +45,7 @@ internal sealed partial class RouterConnection
         }
     }
 
-    public bool TryRemoveInFlight(long routerId, out PendingCall call)
+    public bool TryRemoveInFlight(long routerId, out RoutedCall call)
     {
         lock (_inFlightLock)
         {
@@ -61,7 +61,7 @@ internal sealed partial class RouterConnection
     }
 
     /// <summary>Removes the calls whose deadline has passed, oldest first, into <paramref name="expired"/>.</summary>
-    public void TakeExpired(long now, List<PendingCall> expired)
+    public void TakeExpired(long now, List<RoutedCall> expired)
     {
         if (Volatile.Read(ref _outstanding) == 0)
         {
@@ -82,7 +82,7 @@ internal sealed partial class RouterConnection
     }
 
     // Under the in-flight lock.
-    private void Unlink(PendingCall call)
+    private void Unlink(RoutedCall call)
     {
         if (call.ProgressRouted)
         {
@@ -116,7 +116,7 @@ internal sealed partial class RouterConnection
     /// </summary>
     public void FailInFlight(bool close, bool shuttingDown)
     {
-        PendingCall[] calls;
+        RoutedCall[] calls;
         lock (_inFlightLock)
         {
             _inFlightClosed |= close;

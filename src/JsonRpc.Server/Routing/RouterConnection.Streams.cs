@@ -26,7 +26,7 @@ internal sealed partial class RouterConnection
     private bool _streamsClosed;
 
     // Under the in-flight lock: which call of this provider each progress token it reported on belongs to.
-    private Dictionary<ProgressToken, (PendingCall Call, long RouterId)>? _progressRoutes;
+    private Dictionary<ProgressToken, (RoutedCall Call, long RouterId)>? _progressRoutes;
 
     // Per thread, reused; at most MaxEnumerablesPerMessage + 1 entries, so they stay small.
     [ThreadStatic]
@@ -90,7 +90,7 @@ internal sealed partial class RouterConnection
     /// and opens a stream for each enumerable among its arguments (their tokens exchanged for the router's). False when
     /// a stream could not be opened; the call has then been answered with an error.
     /// </summary>
-    private bool TryForwardCall(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, PendingCall call, ReadOnlySpan<byte> routerId, out OutboundMessage forwarded)
+    private bool TryForwardCall(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, RoutedCall call, ReadOnlySpan<byte> routerId, out OutboundMessage forwarded)
     {
         var (paramsStart, paramsLength) = info.Params.GetOffsetAndLength(message.Length);
         if (paramsLength > 0)
@@ -107,7 +107,7 @@ internal sealed partial class RouterConnection
         return true;
     }
 
-    private bool TryForwardWithStreams(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, PendingCall call, ReadOnlySpan<byte> routerId,
+    private bool TryForwardWithStreams(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, RoutedCall call, ReadOnlySpan<byte> routerId,
         int paramsStart, out OutboundMessage forwarded)
     {
         var @params = message[info.Params];
@@ -155,7 +155,7 @@ internal sealed partial class RouterConnection
     /// A provider's answer to a routed call: a pull's answer tells whether its stream goes on; an answer carrying
     /// enumerables opens a stream for each (their tokens exchanged for the router's); any other goes as before.
     /// </summary>
-    private void CompleteRouted(PendingCall call, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
+    private void CompleteRouted(RoutedCall call, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
     {
         if (call.Pull is { } pull)
         {
@@ -179,7 +179,7 @@ internal sealed partial class RouterConnection
         _router.CompleteCall(call, message, info.IdToken);
     }
 
-    private void CompleteWithStreams(PendingCall call, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
+    private void CompleteWithStreams(RoutedCall call, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
     {
         var (resultStart, _) = info.Result.GetOffsetAndLength(message.Length);
         var result = message[info.Result];
@@ -393,7 +393,7 @@ internal sealed partial class RouterConnection
                 routes.Remove(token);
             }
 
-            PendingCall? named = null, plain = null;
+            RoutedCall? named = null, plain = null;
             bool namedAmbiguous = false, plainAmbiguous = false;
             foreach (var call in _inFlight.Values)
             {
@@ -440,7 +440,7 @@ internal sealed partial class RouterConnection
 
     // Under the in-flight lock, as a call that may carry progress tokens arrives: a token already routed to another
     // call is looked up afresh, so that two callers' calls with one token are seen as ambiguous.
-    private void ProgressCallAdded(PendingCall call)
+    private void ProgressCallAdded(RoutedCall call)
     {
         foreach (var token in call.Progress)
         {
@@ -449,7 +449,7 @@ internal sealed partial class RouterConnection
     }
 
     // Under the in-flight lock, as a call whose progress was routed leaves the table: its tokens are forgotten.
-    private void ProgressCallRemoved(PendingCall call)
+    private void ProgressCallRemoved(RoutedCall call)
     {
         foreach (var token in call.Progress)
         {

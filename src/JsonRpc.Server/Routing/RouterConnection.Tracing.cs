@@ -16,7 +16,7 @@ internal sealed partial class RouterConnection
     /// it will be forwarded (its id, and any stream tokens, already exchanged) gets a traceparent naming the span. Read
     /// again to find where the trace context goes: only when someone listens.
     /// </summary>
-    private OutboundMessage TraceForwarded(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, OutboundMessage forwarded, PendingCall call, ReadOnlySpan<byte> routerId)
+    private OutboundMessage TraceForwarded(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, OutboundMessage forwarded, RoutedCall call, ReadOnlySpan<byte> routerId)
     {
         var context = JsonRpcTraceContext.Find(message, in info);
         var activity = RouterTracing.Start(this, call.Provider, message, in info, ActivityKind.Server, context, _router.Cluster?.NodeName);

@@ -5,7 +5,7 @@ using Microsoft.Extensions.Logging;
 namespace CudaWorker;
 
 /// <summary>Opening the connection to the router and registering on it, for the worker and the caller alike.</summary>
-internal static class RouterConnection
+internal static class RouterSession
 {
     /// <summary>
     /// Connects to the router named by <paramref name="options"/> and registers as <paramref name="name"/>, after

@@ -6,7 +6,7 @@ namespace JsonRpc.Server.Routing;
 /// cancellations). Pooled: whoever removes it from the provider's in-flight table (the answer, the timeout, the
 /// provider's disconnect or the shutdown) completes it, takes it out of the caller's list and returns it, exactly once.
 /// </summary>
-internal sealed class PendingCall
+internal sealed class RoutedCall
 {
     private const int RetainedIdCapacity = 64;
     private byte[] _callerId = new byte[RetainedIdCapacity];
@@ -28,12 +28,12 @@ internal sealed class PendingCall
     public long Deadline { get; set; }
 
     // Links in the provider's in-flight list, which is in deadline order (every call gets the same timeout).
-    internal PendingCall? Previous;
-    internal PendingCall? Next;
+    internal RoutedCall? Previous;
+    internal RoutedCall? Next;
 
     // Links in the caller's list of its pending calls (guarded by the caller's lock; no order).
-    internal PendingCall? CallerPrevious;
-    internal PendingCall? CallerNext;
+    internal RoutedCall? CallerPrevious;
+    internal RoutedCall? CallerNext;
 
     // Streams and progress (RouterConnection.Streams.cs): the progress tokens the call's params may carry, whether a
     // provider's progress was routed by one of them, the stream this call pulls, and the streams its arguments opened.
