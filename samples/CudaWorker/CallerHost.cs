@@ -38,7 +38,7 @@ internal static class CallerHost
         }
         catch (Exception ex) when (ex is JsonRpcRemoteException or JsonRpcConnectionLostException or TimeoutException or OperationCanceledException)
         {
-            Log.CallerFailed(logger, ex.Message);
+            WorkerLog.CallerFailed(logger, ex.Message);
             return 1;
         }
     }

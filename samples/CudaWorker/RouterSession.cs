@@ -33,7 +33,7 @@ internal static class RouterSession
         }
         catch (Exception ex) when (ex is SocketException or IOException or TimeoutException or JsonRpcConnectionLostException)
         {
-            Log.CannotConnect(logger, options.Host, options.Port, ex.Message);
+            WorkerLog.CannotConnect(logger, options.Host, options.Port, ex.Message);
             return null;
         }
 
@@ -45,7 +45,7 @@ internal static class RouterSession
         }
         catch (Exception ex) when (ex is JsonRpcRemoteException or JsonRpcConnectionLostException or TimeoutException)
         {
-            Log.RegistrationFailed(logger, name, ex.Message);
+            WorkerLog.RegistrationFailed(logger, name, ex.Message);
             await client.DisposeAsync().ConfigureAwait(false);
             return null;
         }

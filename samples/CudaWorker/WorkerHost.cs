@@ -34,15 +34,15 @@ internal static class WorkerHost
 
         await using (client.ConfigureAwait(false))
         {
-            Log.Serving(logger, options.Name, options.Host, options.Port, backend.Info.Backend);
+            WorkerLog.Serving(logger, options.Name, options.Host, options.Port, backend.Info.Backend);
             var stopped = Task.Delay(Timeout.Infinite, stop);
             if (await Task.WhenAny(lost.Task, stopped).ConfigureAwait(false) == stopped)
             {
-                Log.Stopping(logger, options.Name);
+                WorkerLog.Stopping(logger, options.Name);
                 return 0;
             }
 
-            Log.ConnectionLost(logger, options.Host, options.Port, (await lost.Task.ConfigureAwait(false))?.Message ?? "closed");
+            WorkerLog.ConnectionLost(logger, options.Host, options.Port, (await lost.Task.ConfigureAwait(false))?.Message ?? "closed");
             return 1;
         }
 

@@ -18,7 +18,7 @@ internal abstract partial class ComputeBackend
         if (CudaBackend.TryCreate(device, limits, logger, out var cuda, out var reason))
         {
             var info = cuda.Info;
-            Log.UsingCuda(logger, device, info.DeviceName, info.TotalMemoryBytes / (1024 * 1024), info.ComputeCapability, info.DriverVersion, info.NvrtcVersion);
+            WorkerLog.UsingCuda(logger, device, info.DeviceName, info.TotalMemoryBytes / (1024 * 1024), info.ComputeCapability, info.DriverVersion, info.NvrtcVersion);
             return cuda;
         }
 
@@ -28,7 +28,7 @@ internal abstract partial class ComputeBackend
         }
 
         var cpu = new CpuBackend(limits, reason);
-        Log.UsingCpu(logger, reason, cpu.Info.DeviceName);
+        WorkerLog.UsingCpu(logger, reason, cpu.Info.DeviceName);
         return cpu;
     }
 }

@@ -121,7 +121,7 @@ internal sealed partial class CudaBackend : ComputeBackend
             catch (CudaException ex) when (ex.Result == CudaResult.OutOfMemory)
             {
                 // Not sticky: give the memory back so later, smaller calls can still use the device.
-                Log.GpuCallOnCpu(_logger, ex.Message);
+                WorkerLog.GpuCallOnCpu(_logger, ex.Message);
                 ReleaseBuffers();
                 return false;
             }
@@ -133,7 +133,7 @@ internal sealed partial class CudaBackend : ComputeBackend
                     Backend = ComputeDeviceInfo.Cpu,
                     CpuReason = $"the CUDA device {_info.DeviceName} failed: {ex.Message}",
                 };
-                Log.GpuFaulted(_logger, ex.Message);
+                WorkerLog.GpuFaulted(_logger, ex.Message);
                 return false;
             }
         }

@@ -3,7 +3,7 @@ using Microsoft.Extensions.Logging;
 namespace CudaWorker;
 
 /// <summary>The worker's log messages, source-generated.</summary>
-internal static partial class Log
+internal static partial class WorkerLog
 {
     [LoggerMessage(1, LogLevel.Information, "Serving the gpu.* methods on CUDA device {Ordinal}: {Device}, {MemoryMiB} MiB, compute capability {ComputeCapability}, driver API {DriverVersion}, NVRTC {NvrtcVersion}")]
     public static partial void UsingCuda(ILogger logger, int ordinal, string device, long memoryMiB, string? computeCapability, string? driverVersion, string? nvrtcVersion);
