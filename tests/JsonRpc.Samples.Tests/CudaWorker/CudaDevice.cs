@@ -44,4 +44,23 @@ internal static unsafe class CudaDevice
 
     /// <summary>Why no device is usable, or null.</summary>
     public static string? Reason => Probe.Value;
+
+    /// <summary>
+    /// Checks the worker's own explanation of why it runs on the CPU against what the driver told this probe: null
+    /// when a device is there; otherwise said, and naming the missing driver when its library is not installed.
+    /// </summary>
+    public static void AssertExplains(string? workerReason)
+    {
+        if (IsAvailable)
+        {
+            Assert.Null(workerReason);
+            return;
+        }
+
+        Assert.False(string.IsNullOrWhiteSpace(workerReason), "the worker does not say why it runs on the CPU");
+        if (Reason!.StartsWith("no CUDA driver library", StringComparison.Ordinal))
+        {
+            Assert.Contains("no CUDA driver", workerReason, StringComparison.Ordinal);
+        }
+    }
 }
