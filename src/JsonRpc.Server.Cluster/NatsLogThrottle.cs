@@ -6,7 +6,7 @@ namespace JsonRpc.Server.Cluster;
 /// The logger factory handed to the NATS client. While NATS is unreachable the client logs every attempt (several a
 /// second) as an error with the socket exception's whole stack. Through this factory each of its warnings and errors
 /// is one line (the exception's message, not its stack), and the same line again within a minute is counted instead
-/// of written: the next one written says how many were left out. A refused login or a TLS failure is still written
+/// of written at its level (it goes to Debug): the next one written says how many were left out. A refused login or a TLS failure is still written
 /// the first time it happens, in the client's own words; the cluster logs its own joins and losses besides.
 /// </summary>
 internal sealed class NatsLogThrottle(ILoggerFactory inner, TimeProvider time) : ILoggerFactory
@@ -79,6 +79,12 @@ internal sealed class NatsLogThrottle(ILoggerFactory inner, TimeProvider time) :
 
             if (!owner.ShouldWrite($"{category}|{eventId.Id}|{message}", out var suppressed))
             {
+                // Left out at its own level, still there for whoever logs at Debug.
+                if (inner.IsEnabled(LogLevel.Debug))
+                {
+                    inner.Log(LogLevel.Debug, eventId, $"{message} (again)", null, static (m, _) => m);
+                }
+
                 return;
             }
 

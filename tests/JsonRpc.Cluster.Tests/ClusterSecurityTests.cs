@@ -149,8 +149,9 @@ public sealed class ClusterSecurityTests(ITestOutputHelper output)
         await File.WriteAllTextAsync(config, Auth("pa55-w0rd"));
         await using var cluster = await ClusterNodes.StartAsync(1, output, cluster: o => (o.NatsUser, o.NatsPassword) = ("router", "pa55-w0rd"), natsArguments: ["-c", config]);
 
+        // At Debug: NATS.Net's repeats of one refusal are written once a minute at their own level and at Debug each time.
         var log = new CapturingLoggerProvider();
-        using var loggerFactory = LoggerFactory.Create(b => b.AddProvider(log).AddProvider(new TestOutputLoggerProvider(output)));
+        using var loggerFactory = LoggerFactory.Create(b => b.SetMinimumLevel(LogLevel.Debug).AddProvider(log).AddProvider(new TestOutputLoggerProvider(output)));
         await using var host = await RouterHost.StartAsync();
         await using var node = new JsonRpcCluster(host.Router, new JsonRpcClusterOptions
         {
