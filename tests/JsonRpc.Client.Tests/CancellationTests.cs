@@ -45,7 +45,7 @@ public sealed class CancellationTests : IAsyncLifetime
         var id = await WaitForRequestIdAsync("hang");
 
         await cts.CancelAsync();
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.WaitAsync(TimeSpan.FromSeconds(1)));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.WaitAsync(TimeSpan.FromSeconds(15))); // a timeout would be a TimeoutException
         await Timeouts.Until(() => ReceivedWithMethod("$/cancelRequest").Length == 1, "the peer receives $/cancelRequest");
         var cancel = ReceivedWithMethod("$/cancelRequest")[0];
         Assert.False(cancel.TryGetProperty("id", out _));
@@ -76,7 +76,7 @@ public sealed class CancellationTests : IAsyncLifetime
         var ids = ReceivedWithMethod("hang").Where(m => m.TryGetProperty("id", out _)).Select(m => m.GetProperty("id").GetInt64()).ToHashSet();
 
         await cts.CancelAsync();
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => batch.WaitAsync(TimeSpan.FromSeconds(1)));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => batch.WaitAsync(TimeSpan.FromSeconds(15)));
         await Timeouts.Until(() => ReceivedWithMethod("$/cancelRequest").Length == 2, "the peer receives two $/cancelRequest");
         Assert.Equal(ids, ReceivedWithMethod("$/cancelRequest").Select(m => m.GetProperty("params").GetProperty("id").GetInt64()).ToHashSet());
     }

@@ -88,7 +88,7 @@ public sealed partial class ClientWebSocketTests(ITestOutputHelper output)
         ws.StateChanged += (_, e) => states.Enqueue(e.NewState);
 
         // A message over the router's limit: the router answers -32006 and closes the WebSocket (1009).
-        await Assert.ThrowsAnyAsync<Exception>(() => ws.CallAsync("keepAlive", RawJson.Parse("[\"" + new string('x', 2048) + "\"]")).AsTask().Within());
+        await Assert.ThrowsAsync<JsonRpcConnectionLostException>(() => ws.CallAsync("keepAlive", RawJson.Parse("[\"" + new string('x', 2048) + "\"]")).AsTask().Within());
         await Bounded.UntilAsync(() => states.Contains(JsonRpcClientState.Reconnecting), "the router drops the WebSocket");
         await Bounded.UntilAsync(() => ws.State == JsonRpcClientState.Connected, "the client is back");
 

@@ -368,7 +368,8 @@ public sealed class SecurityWebTests
         await using var router = await StartAsync(Teams());
         var options = new JsonRpcClientOptions { AccessToken = "wrong-token" };
         options.Reconnect.Enabled = false;
-        await Assert.ThrowsAnyAsync<Exception>(() => JsonRpcClient.ConnectAsync("127.0.0.1", router.Port, options).Within());
+        var refused = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => JsonRpcClient.ConnectAsync("127.0.0.1", router.Port, options).Within());
+        Assert.Equal(RouterErrorCodes.AccessDenied, refused.Code);
         Assert.Equal(1, Json.Parse((await PostAsync(router, WsClient.Request(1, "get_server_stats"), "ops-token")
             .ContinueWith(t => t.Result.Content.ReadAsStringAsync()).Unwrap())).GetProperty("result").GetProperty("refusals").GetProperty("authentication").GetInt64());
     }
