@@ -21,10 +21,14 @@ public class SpecExampleTests
 
     public static TheoryData<string> Names() => new(Examples.Keys);
 
+    // Only the examples the specification answers (a notification's row would have nothing to check).
+    public static TheoryData<string> NamesWithResponse() => new(Examples.Where(e => e.Value.Response is not null).Select(e => e.Key));
+
     [Fact]
     public void SpecExamples_File_HoldsEveryExampleOfSection7()
     {
         Assert.Equal(15, Examples.Count);
+        Assert.Equal(12, NamesWithResponse().Count); // three have no answer: two notifications and a batch of them
         Assert.Contains("batch", Examples.Keys);
         Assert.Contains("invalid_json", Examples.Keys);
     }
@@ -129,14 +133,10 @@ public class SpecExampleTests
     }
 
     [Theory]
-    [MemberData(nameof(Names))]
+    [MemberData(nameof(NamesWithResponse))]
     public void Read_SpecResponse_ParsesAsResponsesAndWritesBackJsonEqual(string name)
     {
-        if (Examples[name].Response is not { } response)
-        {
-            return;
-        }
-
+        var response = Examples[name].Response!;
         var message = JsonRpcMessage.Parse(response);
         var answers = message is JsonRpcBatch batch ? batch.Messages : [message];
         Assert.All(answers, m => Assert.True(m.Kind is JsonRpcMessageKind.Response or JsonRpcMessageKind.Error));
