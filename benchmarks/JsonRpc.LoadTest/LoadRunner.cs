@@ -133,7 +133,8 @@ public static class LoadRunner
                 progress?.WriteLine($"  stopped early: {measured.TotalSeconds:0.0} s of the measured window ran");
             }
 
-            var server = DescribeProcess(target, samples);
+            var callsPerSecond = ledgers.Sum(ledger => ledger.Measured) / Math.Max(measured.TotalSeconds, 1e-3);
+            var server = DescribeProcess(target, samples, callsPerSecond);
             var cpuReport = SystemMetrics.Compare(samples.Start, samples.End);
             if (server is not null)
             {
@@ -210,18 +211,28 @@ public static class LoadRunner
             _ => RawCaller.ConnectAsync(target.EndPoint, payload, window, cancellationToken),
         };
 
-    /// <summary>CPU readings (this machine and, where it runs apart, the server's process) at the start and the end of the measured window.</summary>
+    /// <summary>
+    /// CPU readings (this machine and, where it runs apart, the server's process) at the start and the end of the
+    /// measured window, and the server process's system calls over the window (perf).
+    /// </summary>
     private static async Task<CpuSamples> SampleCpuAsync(RunClock clock, Task running, ProcessProbe? server)
     {
         await Task.WhenAny(running, Task.Delay(TimeUntil(clock.MeasureStart))).ConfigureAwait(false);
+        var syscalls = server is null ? null : SyscallCounter.Start(server.Pid);
         var start = SystemMetrics.SampleCpu();
         var serverStart = server?.CpuTime() ?? TimeSpan.Zero;
         await Task.WhenAny(running, Task.Delay(TimeUntil(clock.MeasureEnd))).ConfigureAwait(false);
         var end = SystemMetrics.SampleCpu();
-        return new CpuSamples(start, end, serverStart, server?.CpuTime() ?? TimeSpan.Zero, server?.Rss() ?? 0);
+        var serverEnd = server?.CpuTime() ?? TimeSpan.Zero;
+        SyscallRate? rate = syscalls is null ? null : await syscalls.StopAsync().ConfigureAwait(false);
+        return new CpuSamples(start, end, serverStart, serverEnd, server?.Rss() ?? 0, rate);
     }
 
-    private static ServerProcessReport? DescribeProcess(LoadTarget target, CpuSamples samples)
+    /// <summary>
+    /// The server process over the window: its CPU time and memory, and per call (at the window's calls/s) its CPU
+    /// microseconds and system calls.
+    /// </summary>
+    private static ServerProcessReport? DescribeProcess(LoadTarget target, CpuSamples samples, double callsPerSecond)
     {
         if (target.Probe is not { } probe)
         {
@@ -241,6 +252,10 @@ public static class LoadRunner
             StartRssMb = Megabytes(target.StartRss),
             EndRssMb = Megabytes(samples.ServerRss),
             PeakRssMb = Megabytes(probe.PeakRss()),
+            CpuUsPerCall = callsPerSecond > 0 && window > 0 ? Math.Round(cpu / window * 1e6 / callsPerSecond, 2) : null,
+            Syscalls = samples.ServerSyscalls?.Unavailable is null ? samples.ServerSyscalls?.Count : null,
+            SyscallsPerCall = samples.ServerSyscalls?.PerSecond is { } perSecond && callsPerSecond > 0 ? Math.Round(perSecond / callsPerSecond, 3) : null,
+            SyscallsUnavailable = samples.ServerSyscalls?.Unavailable,
         };
     }
 

@@ -85,13 +85,33 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
         Assert.True(broker.PeakRssMb > 1 && broker.CpuSeconds > 0, $"broker: {broker}");
         Assert.Equal("none", broker.Gc);
         Assert.Equal("nats", report.Runs[1].Provider);
+        Assert.True(broker.CpuUsPerCall > 0, $"broker: {broker}");
+        if (PerfFactAttribute.IsAvailable)
+        {
+            Assert.True(broker.SyscallsPerCall > 0 && broker.Syscalls > 0, $"broker: {broker}");
+        }
     }
 
-    [Fact]
-    public async Task RunAsync_RouterProcess_ServesEveryCallAndReportsItsCpuAndPeakRss()
+    [PerfFact]
+    public async Task RunAsync_RouterProcess_ReportsItsSyscallsAndCpuPerCall()
     {
-        var options = LoadOptions.Parse(["--router", RouterProcess.Dll, "--router-env", "DOTNET_gcServer=0", "--caller", "client",
-            "--connections", "2", "--duration", "1", "--warmup", "0.2", "--grace", "10", "--payload", "64"]);
+        var (report, router) = await RunRouterProcessAsync("--caller", "raw", "--provider", "raw", "--duration", "2", "--warmup", "0.5");
+        Assert.Null(router.SyscallsUnavailable);
+
+        // A routed call is at least a read and a write on the caller's connection and the provider's: far more than
+        // nothing, and far less than a thousand for a 64-byte message.
+        Assert.True(router.SyscallsPerCall is > 0 and < 1000, $"router: {router}");
+        Assert.True(router.Syscalls > 0 && router.CpuUsPerCall is > 0 and < 100_000, $"router: {router}");
+
+        var text = new StringWriter();
+        ReportPrinter.Print(report, text);
+        Assert.Contains(" syscalls (", text.ToString(), StringComparison.Ordinal);
+    }
+
+    /// <summary>One run against a router process of its own (2 connections, 64 B): every call answered once, and its process's report.</summary>
+    private async Task<(LoadReport Report, ServerProcessReport Router)> RunRouterProcessAsync(params string[] arguments)
+    {
+        var options = LoadOptions.Parse(["--router", RouterProcess.Dll, "--connections", "2", "--grace", "10", "--payload", "64", .. arguments]);
         var progress = new StringWriter();
         var report = await LoadRunner.RunAsync(options, progress).WaitAsync(TimeSpan.FromSeconds(120));
         output.WriteLine(progress.ToString());
@@ -99,8 +119,32 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
         AssertAnsweredOnce(run);
         Assert.Equal("process", run.Target);
         Assert.Null(run.Router);
-        var router = run.ServerProcess;
-        Assert.NotNull(router);
+        Assert.NotNull(run.ServerProcess);
+        return (report, run.ServerProcess);
+    }
+
+    [Fact]
+    public void SyscallCounter_PerfOutput_CountAndRateOrPerfsOwnReason()
+    {
+        var counted = SyscallCounter.Parse("\n Performance counter stats for process id '42':\n\n             12345      raw_syscalls:sys_enter\n\n       2.000000000 seconds time elapsed\n\n");
+        Assert.Null(counted.Unavailable);
+        Assert.Equal(12345, counted.Count);
+        Assert.Equal(6172.5, counted.PerSecond);
+
+        var refused = SyscallCounter.Parse("Error:\nNo permission to enable raw_syscalls:sys_enter event.\n");
+        Assert.Null(refused.PerSecond);
+        Assert.Contains("No permission to enable", refused.Unavailable, StringComparison.Ordinal);
+
+        var notCounted = SyscallCounter.Parse("\n Performance counter stats for process id '42':\n\n     <not counted>      raw_syscalls:sys_enter\n\n       2.000000000 seconds time elapsed\n");
+        Assert.Null(notCounted.PerSecond);
+        Assert.Contains("<not counted>", notCounted.Unavailable, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task RunAsync_RouterProcess_ServesEveryCallAndReportsItsCpuAndPeakRss()
+    {
+        var (report, router) = await RunRouterProcessAsync("--router-env", "DOTNET_gcServer=0", "--caller", "client", "--duration", "1", "--warmup", "0.2");
+        var run = report.Runs[0];
         Assert.StartsWith("DOTNET_gcServer=0 dotnet ", router.Command, StringComparison.Ordinal);
         Assert.True(router.CpuSeconds > 0 && router.TotalCpuSeconds >= router.CpuSeconds, $"router CPU: {router}");
         Assert.True(router.StartRssMb > 1 && router.PeakRssMb >= router.StartRssMb, $"router memory: {router}");

@@ -14,8 +14,8 @@ public static class MarkdownTable
         var stalledRows = new StringBuilder();
         var machines = new SortedSet<string>(StringComparer.Ordinal);
         var started = new List<DateTimeOffset>();
-        table.AppendLine("| file | workload | server | callers | provider | calls/s | payload Mbps | p50 us | p99 us | p99.9 us | max us | correct | server process: CPU in the window, per call / peak RSS | CPU: load generator / others |");
-        table.AppendLine("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |");
+        table.AppendLine("| file | workload | server | callers | provider | calls/s | payload Mbps | p50 us | p99 us | p99.9 us | max us | correct | server process: CPU in the window, per call / peak RSS | server syscalls per call | CPU: load generator / others |");
+        table.AppendLine("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | --- |");
         foreach (var path in Directory.GetFiles(folder, "*.json").Order(StringComparer.Ordinal))
         {
             var report = JsonSerializer.Deserialize(File.ReadAllText(path), LoadReportJsonContext.Default.LoadReport);
@@ -35,7 +35,7 @@ public static class MarkdownTable
             foreach (var run in report.Runs)
             {
                 table.AppendLine(string.Create(CultureInfo.InvariantCulture,
-                    $"| {Path.GetFileName(path)} | {Workload(run)} | {Server(run)} | {Kind(run.Caller)} | {Kind(run.Provider)} | {run.CallsPerSecond:N0} | {run.PayloadMbps:N1} | {run.Latency.P50Us:N0} | {run.Latency.P99Us:N0} | {run.Latency.P999Us:N0} | {run.Latency.MaxUs:N0} | {(run.Correctness.Passed ? "yes" : "NO")} ({run.Correctness.CallsSent:N0} calls) | {Process(run.ServerProcess, run.Calls)} | {run.Cpu.ProcessPercent:0}% / {run.Cpu.OthersPercent:0}% |"));
+                    $"| {Path.GetFileName(path)} | {Workload(run)} | {Server(run)} | {Kind(run.Caller)} | {Kind(run.Provider)} | {run.CallsPerSecond:N0} | {run.PayloadMbps:N1} | {run.Latency.P50Us:N0} | {run.Latency.P99Us:N0} | {run.Latency.P999Us:N0} | {run.Latency.MaxUs:N0} | {(run.Correctness.Passed ? "yes" : "NO")} ({run.Correctness.CallsSent:N0} calls) | {Process(run.ServerProcess, run.Calls)} | {Syscalls(run.ServerProcess)} | {run.Cpu.ProcessPercent:0}% / {run.Cpu.OthersPercent:0}% |"));
             }
         }
 
@@ -93,7 +93,12 @@ public static class MarkdownTable
 
     private static string Process(ServerProcessReport? process, long calls)
         => process is null ? "-" : string.Create(CultureInfo.InvariantCulture,
-            $"{process.CpuSeconds:N1} s ({process.CpuPercent:0}%), {(calls > 0 ? process.CpuSeconds * 1e6 / calls : 0):N1} us / {process.PeakRssMb:N0} MB");
+            $"{process.CpuSeconds:N1} s ({process.CpuPercent:0}%), {process.CpuUsPerCall ?? (calls > 0 ? process.CpuSeconds * 1e6 / calls : 0):N1} us / {process.PeakRssMb:N0} MB");
+
+    // Reports made before syscalls were counted have neither figure nor reason: "-" as for no process.
+    private static string Syscalls(ServerProcessReport? process)
+        => process?.SyscallsPerCall is { } perCall ? perCall.ToString("N2", CultureInfo.InvariantCulture)
+            : process?.SyscallsUnavailable is not null ? "unavailable" : "-";
 
     private static string Workload(RunReport run)
         => string.Create(CultureInfo.InvariantCulture,

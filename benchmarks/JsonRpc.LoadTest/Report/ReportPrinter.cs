@@ -43,6 +43,8 @@ public static class ReportPrinter
             {
                 output.WriteLine(string.Create(CultureInfo.InvariantCulture,
                     $"  server       {process.CpuSeconds:N2} s CPU in the window ({process.CpuPercent:N0}% of all cores), {process.TotalCpuSeconds:N2} s in all; RSS {process.StartRssMb:N1} MB at start, {process.EndRssMb:N1} MB at the end, peak {process.PeakRssMb:N1} MB"));
+                output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"  per call     {(process.CpuUsPerCall is { } us ? $"{us:N2} us CPU" : "CPU unknown")}, {(process.SyscallsPerCall is { } perCall ? $"{perCall:N2} syscalls ({process.Syscalls:N0} in the window)" : $"syscalls unavailable: {process.SyscallsUnavailable}")}"));
                 output.WriteLine($"               {process.Runtime}, {process.Gc} GC: {process.Command}");
             }
 

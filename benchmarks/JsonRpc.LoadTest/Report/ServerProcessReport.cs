@@ -29,4 +29,16 @@ public sealed record ServerProcessReport
 
     /// <summary>Peak resident memory over its life up to the end of the run (the kernel's VmHWM), in MB.</summary>
     public double PeakRssMb { get; init; }
+
+    /// <summary>Its CPU time per call answered in the window, in microseconds (CPU seconds over the window / calls/s).</summary>
+    public double? CpuUsPerCall { get; init; }
+
+    /// <summary>Its system calls over the measured window (perf's <c>raw_syscalls:sys_enter</c>), or null when unavailable.</summary>
+    public long? Syscalls { get; init; }
+
+    /// <summary>Its system calls per call answered in the window (syscalls/s over calls/s), or null when unavailable.</summary>
+    public double? SyscallsPerCall { get; init; }
+
+    /// <summary>Why the system calls could not be counted (perf absent, not permitted, failed), or null when they were.</summary>
+    public string? SyscallsUnavailable { get; init; }
 }

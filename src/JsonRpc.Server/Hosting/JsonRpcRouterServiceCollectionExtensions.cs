@@ -35,6 +35,24 @@ public static class JsonRpcRouterServiceCollectionExtensions
         return services;
     }
 
+    /// <summary>
+    /// Makes Kestrel's socket transport read and write through pooled blocks of <paramref name="blockSize"/> bytes
+    /// (default 128 KiB) instead of its own 4 KB blocks, so that a large message arrives in a few <c>recv</c> calls
+    /// instead of one per 4 KB. It applies to every Kestrel endpoint of the app (Kestrel has one pool factory), HTTP
+    /// included. A connection holds a block only while bytes wait in its pipes: idle connections hold none, and the
+    /// router's limits on each connection are unchanged. Up to <paramref name="retainedBytes"/> (default 16 MiB) of
+    /// returned blocks are kept for reuse. The standalone router (src/JsonRpc.Router) calls it.
+    /// </summary>
+    public static IServiceCollection AddJsonRpcRouterLargeBlocks(this IServiceCollection services, int blockSize = 128 * 1024, int retainedBytes = 16 * 1024 * 1024)
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        ArgumentOutOfRangeException.ThrowIfLessThan(blockSize, 4096);
+        ArgumentOutOfRangeException.ThrowIfNegative(retainedBytes);
+        services.RemoveAll<Microsoft.AspNetCore.Connections.IMemoryPoolFactory<byte>>();
+        services.AddSingleton<Microsoft.AspNetCore.Connections.IMemoryPoolFactory<byte>>(new JsonRpc.Server.Transport.LargeBlockMemoryPoolFactory(blockSize, retainedBytes / blockSize));
+        return services;
+    }
+
     private sealed class ConfigureFromConfiguration(IServiceProvider services) : IConfigureOptions<JsonRpcRouterOptions>
     {
         public void Configure(JsonRpcRouterOptions options)

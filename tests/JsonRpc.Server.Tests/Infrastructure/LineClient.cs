@@ -12,7 +12,8 @@ public sealed class LineClient : IAsyncDisposable
 
     private readonly Socket _socket;
     private readonly NetworkStream _stream;
-    private readonly byte[] _buffer = new byte[64 * 1024];
+    private const int MaxLine = 8 * 1024 * 1024;
+    private byte[] _buffer = new byte[64 * 1024];
     private int _start;
     private int _end;
     private int _nextId = 1000;
@@ -61,7 +62,13 @@ public sealed class LineClient : IAsyncDisposable
 
             if (_end == _buffer.Length)
             {
-                throw new InvalidOperationException("Line longer than the test client's buffer.");
+                // Lines up to 8 MiB (large-message tests): the buffer doubles as needed.
+                if (_buffer.Length >= MaxLine)
+                {
+                    throw new InvalidOperationException("Line longer than the test client's buffer.");
+                }
+
+                Array.Resize(ref _buffer, _buffer.Length * 2);
             }
 
             int read;

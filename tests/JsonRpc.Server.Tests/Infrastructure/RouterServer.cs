@@ -1,12 +1,17 @@
 using JsonRpc.Testing;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace JsonRpc.Server.Tests.Infrastructure;
 
 /// <summary>Starts the shared <see cref="RouterHost"/> with this suite's defaults, and connects raw line clients to it.</summary>
 public static class RouterServer
 {
-    /// <summary>A router with a 5 s call timeout (so the suite stays fast; tests that need another set it), logging to <paramref name="output"/>.</summary>
+    /// <summary>
+    /// A router with a 5 s call timeout (so the suite stays fast; tests that need another set it), logging to
+    /// <paramref name="output"/>, on Kestrel with the router's large socket buffers as the standalone router runs
+    /// (<c>AddJsonRpcRouterLargeBlocks</c>), so that its limits are tested as users get them.
+    /// </summary>
     public static Task<RouterHost> StartAsync(
         Action<JsonRpcRouterOptions>? configure = null,
         ITestOutputHelper? output = null,
@@ -20,7 +25,11 @@ public static class RouterServer
             },
             logger: output is null ? null : new TestOutputLoggerProvider(output),
             setup: setup,
-            build: build);
+            build: builder =>
+            {
+                builder.Services.AddJsonRpcRouterLargeBlocks();
+                build?.Invoke(builder);
+            });
 
     public static Task<LineClient> ConnectAsync(this RouterHost server) => LineClient.ConnectAsync(server.Port);
 
