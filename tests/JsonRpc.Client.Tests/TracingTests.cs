@@ -4,6 +4,7 @@ using JsonRpc.Client.Tests.Infrastructure;
 namespace JsonRpc.Client.Tests;
 
 /// <summary>One trace from a JsonRpcClient caller through the router to a JsonRpcClient provider.</summary>
+[Collection(TracingCollection.Name)]
 public sealed class TracingTests
 {
     private static readonly TestJsonContext Ctx = TestJsonContext.Default;

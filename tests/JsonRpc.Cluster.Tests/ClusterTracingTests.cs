@@ -4,6 +4,7 @@ using JsonRpc.Server.Tests.Infrastructure;
 namespace JsonRpc.Cluster.Tests;
 
 /// <summary>A call across two nodes is one trace: caller → node A's span → node B's span → provider.</summary>
+[Collection(TracingCollection.Name)]
 public sealed class ClusterTracingTests(ITestOutputHelper output)
 {
     [NatsFact]

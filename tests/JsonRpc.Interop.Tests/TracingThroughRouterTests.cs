@@ -9,6 +9,7 @@ namespace JsonRpc.Interop.Tests;
 /// A StreamJsonRpc caller and provider with their trace context on (<see cref="ActivityTracingStrategy"/>): one trace
 /// caller → router → provider, the router's span between them.
 /// </summary>
+[Collection(TracingCollection.Name)]
 public sealed class TracingThroughRouterTests
 {
     public static TheoryData<PeerFraming> Framings => [PeerFraming.NewlineSystemTextJson, PeerFraming.HeaderDelimited];

@@ -8,6 +8,7 @@ namespace JsonRpc.Server.Tests;
 /// The router's spans (JsonRpc.Router): one per routed call, notification and event, a child of the caller's W3C trace
 /// context wherever the caller put it, and the message forwarded with a traceparent naming the router's span.
 /// </summary>
+[Collection(TracingCollection.Name)]
 public sealed class TracingTests
 {
     private const string Source = "JsonRpc.Router";
