@@ -37,7 +37,7 @@ internal static class ContractDiagnostics
 
     public static readonly DiagnosticDescriptor NotASerializerContext = Error(
         "JSONRPC008", "Not a JsonSerializerContext",
-        "'{0}' given to [JsonRpcContract] is not a JsonSerializerContext: give a [JsonSerializable] context class (source-generated)");
+        "'{1}' given to [JsonRpcContract] on '{0}' is not a JsonSerializerContext: give a [JsonSerializable] context class (source-generated)");
 
     public static readonly DiagnosticDescriptor InvalidWireName = Error(
         "JSONRPC009", "Invalid wire name",

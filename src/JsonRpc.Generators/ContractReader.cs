@@ -41,7 +41,7 @@ internal static class ContractReader
             }
             else
             {
-                diagnostics.Add(DiagnosticInfo.Create(ContractDiagnostics.NotASerializerContext, contract, context.ToDisplayString()));
+                diagnostics.Add(DiagnosticInfo.Create(ContractDiagnostics.NotASerializerContext, contract, contract.Name, context.ToDisplayString()));
             }
         }
 
