@@ -357,7 +357,7 @@ internal sealed class ContractEmitter
                 var takesToken = method.Params.Any(p => p.Kind == ParamKind.CancellationToken);
                 Line($"{host}.AddStreamMethod<{method.ResultType}>({wireName}, __raw =>");
                 Open();
-                Line($"var __a = {Json}.JsonSerializer.Deserialize(__raw.IsEmpty ? \"null\"u8 : __raw.Span, {args});");
+                Line($"var __a = {Support}.BindStreamParams(__raw, {args}, {wireName});");
                 Line(takesToken
                     ? $"return {Support}.WithCancellation<{method.ResultType}>(__ct => {Invoke("__ct")}, default);"
                     : $"return {Invoke("default")};");

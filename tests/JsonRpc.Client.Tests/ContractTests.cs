@@ -76,6 +76,10 @@ public sealed class ContractTests
                 var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync<int>("calc.subtract", bad).Bounded());
                 Assert.Equal(JsonRpcErrorCodes.InvalidParams, ex.Code);
             }
+
+            // A stream method binds its params the same way.
+            var stream = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync<int>("RangeAsync", new object[] { "x" }).Bounded());
+            Assert.Equal(JsonRpcErrorCodes.InvalidParams, stream.Code);
         }
     }
 

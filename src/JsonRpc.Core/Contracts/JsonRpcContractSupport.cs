@@ -4,6 +4,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
 using JsonRpc.Dispatch;
+using JsonRpc.Protocol;
 
 namespace JsonRpc.Contracts;
 
@@ -62,6 +63,24 @@ public static class JsonRpcContractSupport
         else
         {
             writer.WriteNullValue();
+        }
+    }
+
+    /// <summary>
+    /// Binds the params of a method that returns a stream (served on raw params): params that do not fit are answered
+    /// Invalid params (-32602), as for every other method.
+    /// </summary>
+    /// <exception cref="JsonRpcMethodException">The params do not fit.</exception>
+    public static TArgs BindStreamParams<TArgs>(RawJson @params, JsonTypeInfo<TArgs> argsType, string method)
+    {
+        ArgumentNullException.ThrowIfNull(argsType);
+        try
+        {
+            return JsonSerializer.Deserialize(@params.IsEmpty ? "null"u8 : @params.Span, argsType)!;
+        }
+        catch (JsonException ex)
+        {
+            throw new JsonRpcMethodException(JsonRpcErrorCodes.InvalidParams, "Invalid params", DispatchWriter.Detail($"'{method}': {ex.Message}"), ex);
         }
     }
 
