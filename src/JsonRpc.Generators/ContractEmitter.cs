@@ -120,7 +120,7 @@ internal sealed class ContractEmitter
         Open();
         foreach (var (p, slot) in wire.Where(w => w.Param.Kind == ParamKind.Value))
         {
-            Line($"private readonly {Meta}.JsonTypeInfo<{p.Type}> _t{slot};");
+            Line($"private readonly global::JsonRpc.Contracts.JsonRpcContractParameter<{p.Type}> _t{slot};");
         }
 
         Line();
@@ -128,7 +128,7 @@ internal sealed class ContractEmitter
         Open();
         foreach (var (p, slot) in wire.Where(w => w.Param.Kind == ParamKind.Value))
         {
-            Line($"_t{slot} = {Support}.GetTypeInfo<{p.Type}>(options);");
+            Line($"_t{slot} = new global::JsonRpc.Contracts.JsonRpcContractParameter<{p.Type}>(options);");
         }
 
         Close();
@@ -196,7 +196,7 @@ internal sealed class ContractEmitter
         {
             Line(p.Kind == ParamKind.Progress
                 ? $"{Support}.WriteProgressToken(writer, value.A{slot});"
-                : $"{Json}.JsonSerializer.Serialize(writer, value.A{slot}, _t{slot});");
+                : $"_t{slot}.Write(writer, value.A{slot});");
         }
 
         Line("writer.WriteEndArray();");
@@ -206,7 +206,7 @@ internal sealed class ContractEmitter
 
     private static string ReadSlot(ParamModel p, int slot) => p.Kind == ParamKind.Progress
         ? $"args.A{slot} = {Support}.ReadProgressToken(ref reader);"
-        : $"args.A{slot} = {Json}.JsonSerializer.Deserialize(ref reader, _t{slot})!;";
+        : $"args.A{slot} = _t{slot}.Read(ref reader);";
 
     private void EmitProxy()
     {

@@ -78,7 +78,7 @@ public static class JsonRpcContractSupport
         {
             return JsonSerializer.Deserialize(@params.IsEmpty ? "null"u8 : @params.Span, argsType)!;
         }
-        catch (JsonException ex)
+        catch (Exception ex) when (ex is JsonException or ParamsBindingException)
         {
             throw new JsonRpcMethodException(JsonRpcErrorCodes.InvalidParams, "Invalid params", DispatchWriter.Detail($"'{method}': {ex.Message}"), ex);
         }
