@@ -7,8 +7,8 @@ using StreamJsonRpc;
 namespace JsonRpc.Interop.Tests;
 
 /// <summary>
-/// Generated contract code against StreamJsonRpc through the real router, both ways and on both of StreamJsonRpc's
-/// framings: our proxy calling StreamJsonRpc's <c>AddLocalRpcTarget</c>, and StreamJsonRpc's <c>Attach</c> proxy
+/// Generated contract code against StreamJsonRpc through the real router (both ways) and directly over loopback TCP
+/// (our proxy to its server), on both of StreamJsonRpc's framings: our proxy calling StreamJsonRpc's <c>AddLocalRpcTarget</c>, and StreamJsonRpc's <c>Attach</c> proxy
 /// (positional and named params) calling our generated target; values, void methods, progress, streams, cancellation.
 /// </summary>
 public sealed class ContractInteropTests
@@ -36,6 +36,32 @@ public sealed class ContractInteropTests
         await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", router.Port).WaitAsync(Bounds.Step);
         var calculator = client.Attach<IInteropCalculator>();
         await ExerciseAsync(calculator, target);
+    }
+
+    [Theory]
+    [MemberData(nameof(Framings))]
+    public async Task GeneratedProxy_CallsStreamJsonRpcTarget_Directly(PeerFraming framing)
+    {
+        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        var port = ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+        var options = new JsonRpcClientOptions
+        {
+            Framing = framing == PeerFraming.HeaderDelimited ? JsonRpcClientFraming.ContentLength : JsonRpcClientFraming.NewlineDelimited,
+            KeepAliveInterval = Timeout.InfiniteTimeSpan,
+        };
+        var connecting = JsonRpcClient.ConnectAsync("127.0.0.1", port, options);
+        using var socket = await listener.AcceptSocketAsync().Bounded();
+        await using var stream = new System.Net.Sockets.NetworkStream(socket);
+        var target = new InteropCalculator();
+        using var server = new StreamJsonRpc.JsonRpc(framing == PeerFraming.HeaderDelimited
+            ? new HeaderDelimitedMessageHandler(stream, stream)
+            : new NewLineDelimitedMessageHandler(stream, stream, new SystemTextJsonFormatter()));
+        server.AddLocalRpcTarget<IInteropCalculator>(target, null);
+        server.StartListening();
+        await using var client = await connecting.WaitAsync(Bounds.Step);
+
+        await ExerciseAsync(client.Attach<IInteropCalculator>(), target);
     }
 
     [Theory]
