@@ -19,6 +19,10 @@ public static class CalculatorCaller
         wrong += Check(output, "subtract {subtrahend: 23, minuend: 42}", 19, await client.CallAsync("subtract", new SubtractArgs(42, 23), json.SubtractArgs, json.Int32, cancellationToken));
         wrong += Check(output, "add [1, 2, 4]", 7, await client.CallAsync("add", new[] { 1, 2, 4 }, json.Int32Array, json.Int32, cancellationToken));
 
+        output.WriteLine("contract calls:");
+        var calculator = client.Attach<ICalculator>();
+        wrong += Check(output, "calculator.SubtractAsync(42, 23)", 19, await calculator.SubtractAsync(42, 23));
+
         output.WriteLine("blocking calls:");
         wrong += Check(output, "subtract [42, 23]", 19, client.Call("subtract", new[] { 42, 23 }, json.Int32Array, json.Int32, cancellationToken));
         wrong += Check(output, "subtract {minuend: 42, subtrahend: 23}", 19, client.Call("subtract", new SubtractArgs(42, 23), json.SubtractArgs, json.Int32, cancellationToken));

@@ -11,8 +11,10 @@ public static class CalculatorProvider
         var client = await JsonRpcClient.ConnectAsync(host, port, cancellationToken: cancellationToken);
         try
         {
-            // The spec's subtract takes [minuend, subtrahend] or {"minuend", "subtrahend"}: both bind here.
-            client.AddMethod("subtract", "minuend", "subtrahend", static (int minuend, int subtrahend) => minuend - subtrahend, json.Int32, json.Int32, json.Int32);
+            // The spec's subtract, from the ICalculator contract: [minuend, subtrahend] and {"minuend", "subtrahend"} both bind.
+            client.AddTarget<ICalculator>(new Calculator());
+
+            // add takes any number of values, [1, 2, 4]: a hand-written method, beside the contract.
             client.AddMethod("add", static (int[] values) => values.Sum(), json.Int32Array, json.Int32);
             await client.RegisterAsync(name, cancellationToken);
             return client;

@@ -1,0 +1,249 @@
+using JsonRpc.Client.Tests.Contracts;
+using JsonRpc.Client.Tests.Infrastructure;
+using JsonRpc.Dispatch;
+using JsonRpc.Protocol;
+
+namespace JsonRpc.Client.Tests;
+
+/// <summary>
+/// Generated contract code end to end: a proxy (<c>Attach</c>) calling a target (<c>AddTarget</c>) through the real
+/// router on Kestrel, and the dispatcher's registration.
+/// </summary>
+public sealed class ContractTests
+{
+    private static async Task<(RouterHost Router, JsonRpcClient Provider, JsonRpcClient Caller, Calculator Target)> StartAsync()
+    {
+        var router = await RouterHost.StartAsync();
+        var provider = await router.ConnectAsync();
+        var target = new Calculator();
+        provider.AddTarget<IScientificCalculator>(target);
+        await provider.RegisterAsync("calculator").Bounded();
+        var caller = await router.ConnectAsync();
+        return (router, provider, caller, target);
+    }
+
+    [Fact]
+    public async Task Attach_CallsThroughRouter_ReachTheTarget()
+    {
+        var (router, provider, caller, target) = await StartAsync();
+        await using (router)
+        await using (provider)
+        await using (caller)
+        {
+            var calculator = caller.Attach<IScientificCalculator>();
+
+            Assert.Equal(5, await calculator.AddAsync(2, 3).Bounded());
+            Assert.Equal(2, await calculator.SubtractAsync(5, 3).Bounded());
+            await calculator.ResetAsync().Bounded();
+            Assert.Equal(1, target.Resets);
+            await calculator.TouchAsync("clicked").Bounded();
+            Assert.Equal("clicked", target.LastEvent);
+            Assert.Equal(new Position(11, 2, "moved"), await calculator.MoveAsync(new Position(1, 2), 10, "moved").Bounded());
+            Assert.Equal(new Position(1, 2), await calculator.MoveAsync(new Position(1, 2), 0, null).Bounded());
+            Assert.Equal(3.0, await calculator.SqrtAsync(9).Bounded());
+        }
+    }
+
+    [Fact]
+    public async Task AddTarget_MethodsAreAnnouncedUnderTheirWireNames()
+    {
+        var (router, provider, caller, _) = await StartAsync();
+        await using (router)
+        await using (provider)
+        await using (caller)
+        {
+            Assert.Contains("calc.subtract", provider.Methods);
+            Assert.Contains("AddAsync", provider.Methods);
+            Assert.Contains("SqrtAsync", provider.Methods);
+            Assert.DoesNotContain("SubtractAsync", provider.Methods);
+
+            // The wire as a hand-written caller sees it: positional and named params, by the wire name.
+            Assert.Equal(4, await caller.CallAsync<int>("calc.subtract", new object[] { 7, 3 }).Bounded());
+            Assert.Equal(4, await caller.CallAsync<int>("calc.subtract", new { subtrahend = 3, minuend = 7 }).Bounded());
+        }
+    }
+
+    [Fact]
+    public async Task AddTarget_ParamsThatDoNotFit_AnswerInvalidParams()
+    {
+        var (router, provider, caller, _) = await StartAsync();
+        await using (router)
+        await using (provider)
+        await using (caller)
+        {
+            foreach (var bad in new object[] { new object[] { 1 }, new object[] { 1, 2, 3 }, new { minuend = 1 }, new object[] { "x", 2 } })
+            {
+                var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync<int>("calc.subtract", bad).Bounded());
+                Assert.Equal(JsonRpcErrorCodes.InvalidParams, ex.Code);
+            }
+
+            // A stream method binds its params the same way.
+            var stream = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync<int>("RangeAsync", new object[] { "x" }).Bounded());
+            Assert.Equal(JsonRpcErrorCodes.InvalidParams, stream.Code);
+        }
+    }
+
+    [Fact]
+    public async Task Attach_TargetThrows_RemoteExceptionWithItsMessage()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var provider = await router.ConnectAsync(new JsonRpcClientOptions { IncludeExceptionMessages = true });
+        provider.AddTarget<ICalculator>(new Calculator());
+        await provider.RegisterAsync("calculator").Bounded();
+        await using var caller = await router.ConnectAsync();
+
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.Attach<ICalculator>().FailAsync("kaput").AsTask().Bounded());
+        Assert.Equal(JsonRpcErrorCodes.InternalError, ex.Code);
+        Assert.Contains("kaput", ex.Message);
+    }
+
+    [Fact]
+    public async Task Attach_Progress_ReportsArriveInOrderBeforeTheAnswer()
+    {
+        var (router, provider, caller, _) = await StartAsync();
+        await using (router)
+        await using (provider)
+        await using (caller)
+        {
+            var reports = new List<int>();
+            var progress = new SynchronousProgress(reports);
+
+            var result = await caller.Attach<ICalculator>().CountAsync(5, progress, CancellationToken.None).Bounded();
+
+            Assert.Equal(5, result);
+            lock (reports)
+            {
+                Assert.Equal([1, 2, 3, 4, 5], reports);
+            }
+        }
+    }
+
+    [Fact]
+    public async Task Attach_Stream_AllValuesInOrder_AndBreakingOutDisposesTheTargetsEnumerator()
+    {
+        var (router, provider, caller, target) = await StartAsync();
+        await using (router)
+        await using (provider)
+        await using (caller)
+        {
+            var calculator = caller.Attach<ICalculator>();
+            var values = new List<int>();
+            await foreach (var value in calculator.RangeAsync(300, CancellationToken.None))
+            {
+                values.Add(value);
+            }
+
+            Assert.Equal(Enumerable.Range(0, 300), values);
+            Assert.Empty(await calculator.RangeAsync(0, CancellationToken.None).ToListAsync().AsTask().Bounded());
+
+            var seen = 0;
+            await foreach (var value in calculator.EndlessAsync())
+            {
+                Assert.Equal("v" + seen, value);
+                if (++seen == 5)
+                {
+                    break;
+                }
+            }
+
+            await target.EndlessDisposed.Bounded();
+        }
+    }
+
+    [Fact]
+    public async Task Attach_CancellationToken_CancelsTheTargetsToken()
+    {
+        var (router, provider, caller, target) = await StartAsync();
+        await using (router)
+        await using (provider)
+        await using (caller)
+        {
+            using var cts = new CancellationTokenSource();
+            var call = caller.Attach<ICalculator>().WaitForCancelAsync(cts.Token);
+            await target.Waiting.Bounded();
+            await cts.CancelAsync();
+
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.Bounded());
+            await target.Cancelled.Bounded();
+        }
+    }
+
+    [Fact]
+    public async Task Dispatcher_AddTarget_ServesThePlainMethods_AndRefusesStreamsAndProgress()
+    {
+        var dispatcher = new JsonRpcDispatcher();
+        dispatcher.AddTarget<IPlainCalculator>(new PlainCalculator());
+        var output = new System.Buffers.ArrayBufferWriter<byte>();
+
+        Assert.True(await dispatcher.DispatchAsync("""{"jsonrpc":"2.0","id":1,"method":"plain.add","params":[2,3]}"""u8.ToArray(), output).Bounded());
+        Assert.Equal("""{"jsonrpc":"2.0","id":1,"result":5}""", System.Text.Encoding.UTF8.GetString(output.WrittenSpan));
+
+        output.Clear();
+        Assert.True(await dispatcher.DispatchAsync("""{"jsonrpc":"2.0","id":2,"method":"plain.add","params":{"b":3,"a":4}}"""u8.ToArray(), output).Bounded());
+        Assert.Equal("""{"jsonrpc":"2.0","id":2,"result":7}""", System.Text.Encoding.UTF8.GetString(output.WrittenSpan));
+
+        output.Clear();
+        Assert.True(await dispatcher.DispatchAsync("""{"jsonrpc":"2.0","id":3,"method":"plain.add","params":[2]}"""u8.ToArray(), output).Bounded());
+        Assert.Contains("-32602", System.Text.Encoding.UTF8.GetString(output.WrittenSpan));
+
+        var ex = Assert.Throws<NotSupportedException>(() => new JsonRpcDispatcher().AddTarget<ICalculator>(new Calculator()));
+        Assert.Contains("JsonRpcClient.AddTarget", ex.Message);
+    }
+
+    [Fact]
+    public async Task AttachAndAddTarget_NotAContract_ThrowWithWhatToDo()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var client = await router.ConnectAsync();
+        using var disposable = new Disposable();
+
+        Assert.Contains("[JsonRpcContract]", Assert.Throws<InvalidOperationException>(() => client.Attach<IDisposable>()).Message);
+        Assert.Contains("[JsonRpcContract]", Assert.Throws<InvalidOperationException>(() => client.AddTarget<IDisposable>(disposable)).Message);
+        Assert.Contains("[JsonRpcContract]", Assert.Throws<InvalidOperationException>(() => new JsonRpcDispatcher().AddTarget<IDisposable>(disposable)).Message);
+    }
+
+    [Fact]
+    public async Task Attach_OptionsWithoutTheTypes_ThrowsNamingTheMissingType()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var client = await router.ConnectAsync();
+        var options = new System.Text.Json.JsonSerializerOptions { TypeInfoResolver = EmptyJson.Default };
+
+        var ex = Assert.Throws<InvalidOperationException>(() => client.Attach<ICalculator>(options));
+        Assert.Contains("Int32", ex.Message);
+    }
+
+    /// <summary>Records reports as they come (the client delivers them on its read loop, in order).</summary>
+    private sealed class SynchronousProgress(List<int> reports) : IProgress<int>
+    {
+        public void Report(int value)
+        {
+            lock (reports)
+            {
+                reports.Add(value);
+            }
+        }
+    }
+
+    private sealed class Disposable : IDisposable
+    {
+        public void Dispose()
+        {
+        }
+    }
+}
+
+[JsonRpc.Contracts.JsonRpcContract(typeof(CalculatorJson))]
+public interface IPlainCalculator
+{
+    [JsonRpc.Contracts.JsonRpcMethod("plain.add")]
+    Task<int> AddAsync(int a, int b);
+}
+
+[System.Text.Json.Serialization.JsonSerializable(typeof(bool))]
+public sealed partial class EmptyJson : System.Text.Json.Serialization.JsonSerializerContext;
+
+public sealed class PlainCalculator : IPlainCalculator
+{
+    public Task<int> AddAsync(int a, int b) => Task.FromResult(a + b);
+}
