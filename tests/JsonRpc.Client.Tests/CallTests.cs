@@ -10,7 +10,7 @@ public sealed class CallTests : IAsyncLifetime
     private JsonRpcClient _client = null!;
 
     public async Task InitializeAsync()
-        => _client = await JsonRpcClient.ConnectAsync("127.0.0.1", _server.Port, new JsonRpcClientOptions { CallTimeout = TimeSpan.FromSeconds(5) }).Bounded();
+        => _client = await JsonRpcClient.ConnectAsync("127.0.0.1", _server.Port, new JsonRpcClientOptions { CallTimeout = TimeSpan.FromSeconds(5) }).Within();
 
     public async Task DisposeAsync()
     {
@@ -22,7 +22,7 @@ public sealed class CallTests : IAsyncLifetime
     public async Task CallAsync_TypedParamsAndResult_ReturnsResult()
     {
         var ctx = TestJsonContext.Default;
-        var sum = await _client.CallAsync("add", new AddParams(2, 3), ctx.AddParams, ctx.Int32).Bounded();
+        var sum = await _client.CallAsync("add", new AddParams(2, 3), ctx.AddParams, ctx.Int32).Within();
         Assert.Equal(5, sum);
         Assert.Contains(_server.Received, m => m.Contains("\"params\":{\"a\":2,\"b\":3}"));
     }
@@ -30,15 +30,15 @@ public sealed class CallTests : IAsyncLifetime
     [Fact]
     public async Task CallAsync_PositionalObjectArray_BindsByPosition()
     {
-        Assert.Equal(7, await _client.CallAsync<int>("add", new object?[] { 3, 4 }).Bounded());
+        Assert.Equal(7, await _client.CallAsync<int>("add", new object?[] { 3, 4 }).Within());
     }
 
     [Fact]
     public async Task CallAsync_TypedPositionalArguments_SentAsArray()
     {
         var ctx = TestJsonContext.Default;
-        Assert.Equal(7, await _client.CallAsync("add", 3, 4, ctx.Int32, ctx.Int32, ctx.Int32).Bounded());
-        var echoed = await _client.CallAsync("echo", "a", 1, new Point(2, 3), ctx.String, ctx.Int32, ctx.Point, ctx.JsonElement).Bounded();
+        Assert.Equal(7, await _client.CallAsync("add", 3, 4, ctx.Int32, ctx.Int32, ctx.Int32).Within());
+        var echoed = await _client.CallAsync("echo", "a", 1, new Point(2, 3), ctx.String, ctx.Int32, ctx.Point, ctx.JsonElement).Within();
         Assert.Contains(_server.Received, m => m.Contains("\"params\":[\"a\",1,{\"x\":2,\"y\":3}]"));
         Assert.Equal(3, echoed.GetArrayLength());
     }
@@ -46,37 +46,37 @@ public sealed class CallTests : IAsyncLifetime
     [Fact]
     public async Task CallAsync_NamedAnonymousObject_BindsByName()
     {
-        Assert.Equal(11, await _client.CallAsync<int>("add", new { a = 5, b = 6 }).Bounded());
-        Assert.Equal(9, await _client.CallAsync<int>("add", new Dictionary<string, int> { ["b"] = 4, ["a"] = 5 }).Bounded());
+        Assert.Equal(11, await _client.CallAsync<int>("add", new { a = 5, b = 6 }).Within());
+        Assert.Equal(9, await _client.CallAsync<int>("add", new Dictionary<string, int> { ["b"] = 4, ["a"] = 5 }).Within());
     }
 
     [Fact]
     public async Task CallAsync_RawParams_ReturnsRawResultExactly()
     {
-        var result = await _client.CallAsync("echo", RawJson.Parse("{\"x\": [1, 2.50, \"é\"]}")).Bounded();
+        var result = await _client.CallAsync("echo", RawJson.Parse("{\"x\": [1, 2.50, \"é\"]}")).Within();
         Assert.Equal("{\"x\": [1, 2.50, \"é\"]}", result.ToString());
     }
 
     [Fact]
     public async Task CallAsync_RawParamsTypedResult_Deserializes()
     {
-        var point = await _client.CallAsync("echo", RawJson.Parse("{\"x\":1,\"y\":2}"), TestJsonContext.Default.Point).Bounded();
+        var point = await _client.CallAsync("echo", RawJson.Parse("{\"x\":1,\"y\":2}"), TestJsonContext.Default.Point).Within();
         Assert.Equal(new Point(1, 2), point);
     }
 
     [Fact]
     public async Task CallAsync_ScalarParams_SentAsOnePositionalArgument()
     {
-        var result = await _client.CallAsync("echo", 5, TestJsonContext.Default.Int32, TestJsonContext.Default.Int32Array).Bounded();
+        var result = await _client.CallAsync("echo", 5, TestJsonContext.Default.Int32, TestJsonContext.Default.Int32Array).Within();
         Assert.Equal([5], result!);
-        var text = await _client.CallAsync<string[]>("echo", "hi").Bounded();
+        var text = await _client.CallAsync<string[]>("echo", "hi").Within();
         Assert.Equal(["hi"], text!);
     }
 
     [Fact]
     public async Task CallAsync_NoParams_OmitsParamsMember()
     {
-        var result = await _client.CallAsync("echo").Bounded();
+        var result = await _client.CallAsync("echo").Within();
         Assert.Equal("null", result.ToString());
         Assert.Contains(_server.Received, m => m.Contains("\"method\":\"echo\"") && !m.Contains("params"));
     }
@@ -93,33 +93,33 @@ public sealed class CallTests : IAsyncLifetime
     [Fact]
     public async Task CallAsync_RemoteError_ThrowsWithCodeMessageAndData()
     {
-        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.CallAsync("fail").Bounded());
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.CallAsync("fail").Within());
         Assert.Equal(42, ex.Code);
         Assert.Equal("boom", ex.Message);
         Assert.Equal("{\"why\":\"test\"}", ex.ErrorData.ToString());
         Assert.Equal("fail", ex.Method);
         Assert.Equal(JsonRpcClientState.Connected, _client.State);
-        Assert.Equal(3, await _client.CallAsync<int>("add", new[] { 1, 2 }).Bounded());
+        Assert.Equal(3, await _client.CallAsync<int>("add", new[] { 1, 2 }).Within());
     }
 
     [Fact]
     public async Task CallAsync_UnknownMethod_ThrowsMethodNotFound()
     {
-        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.CallAsync("nope").Bounded());
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.CallAsync("nope").Within());
         Assert.Equal(JsonRpcErrorCodes.MethodNotFound, ex.Code);
     }
 
     [Fact]
     public async Task CallAsync_ParamsThatDoNotBind_ThrowsInvalidParams()
     {
-        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.CallAsync("add", RawJson.Parse("[\"x\"]")).Bounded());
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.CallAsync("add", RawJson.Parse("[\"x\"]")).Within());
         Assert.Equal(JsonRpcErrorCodes.InvalidParams, ex.Code);
     }
 
     [Fact]
     public async Task CallAsync_ResultOfWrongType_ThrowsJsonException()
     {
-        var error = await Assert.ThrowsAsync<JsonException>(() => _client.CallAsync("echo", RawJson.Parse("{\"x\":1}"), TestJsonContext.Default.Int32).Bounded());
+        var error = await Assert.ThrowsAsync<JsonException>(() => _client.CallAsync("echo", RawJson.Parse("{\"x\":1}"), TestJsonContext.Default.Int32).Within());
         Assert.Contains("'echo'", error.Message); // names the call, not only the type
         Assert.Contains("Int32", error.Message);
     }
@@ -127,17 +127,17 @@ public sealed class CallTests : IAsyncLifetime
     [Fact]
     public async Task CallAsync_ParamsSerializerThrows_FailsThatCallOnly()
     {
-        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => _client.CallAsync<int>("echo", new Unserializable()).Bounded());
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => _client.CallAsync<int>("echo", new Unserializable()).Within());
         Assert.Equal("no", error.Message); // the serializer's own failure, not a timeout
-        Assert.Equal(2, await _client.CallAsync<int>("add", new[] { 1, 1 }).Bounded());
+        Assert.Equal(2, await _client.CallAsync<int>("add", new[] { 1, 1 }).Within());
     }
 
     [Fact]
     public async Task NotifyAsync_SendsNotificationWithoutId()
     {
-        await _client.NotifyAsync("log", RawJson.Parse("{\"text\":\"hi\"}")).Bounded();
-        await _client.NotifyAsync("log2", new { n = 1 }).Bounded();
-        await Timeouts.Until(() => _server.Received.Any(m => m.Contains("log2")), "notifications received");
+        await _client.NotifyAsync("log", RawJson.Parse("{\"text\":\"hi\"}")).Within();
+        await _client.NotifyAsync("log2", new { n = 1 }).Within();
+        await Eventually.TrueAsync(() => _server.Received.Any(m => m.Contains("log2")), "notifications received");
         var first = _server.Received.Single(m => m.Contains("\"log\""));
         Assert.Equal("{\"jsonrpc\":\"2.0\",\"method\":\"log\",\"params\":{\"text\":\"hi\"}}", first);
     }
@@ -151,7 +151,7 @@ public sealed class CallTests : IAsyncLifetime
             JsonRpcBatchItem.Notification("log", RawJson.Parse("[\"x\"]")),
             JsonRpcBatchItem.Call("fail"),
             JsonRpcBatchItem.Call("echo", RawJson.Parse("{\"k\":true}")),
-        ]).Bounded();
+        ]).Within();
 
         Assert.Equal(4, results.Length);
         Assert.Equal(3, results[0].GetResult(TestJsonContext.Default.Int32));
@@ -173,7 +173,7 @@ public sealed class CallTests : IAsyncLifetime
             JsonRpcBatchItem.Call("add", RawJson.Parse("[20,22]")),
             JsonRpcBatchItem.Call("echo", RawJson.Parse("{\"k\":true}")),
             JsonRpcBatchItem.Call("fail"),
-        ]).Bounded();
+        ]).Within();
 
         Assert.Equal(42, results[0].GetResult<int>());
         Assert.Equal(new Flag(true), results[1].GetResult<Flag>()); // "k" binds to K: the client's web defaults
@@ -185,16 +185,16 @@ public sealed class CallTests : IAsyncLifetime
     {
         await _client.DisposeAsync();
         Assert.Equal(JsonRpcClientState.Disposed, _client.State);
-        await Assert.ThrowsAsync<ObjectDisposedException>(() => _client.CallAsync("echo").Bounded());
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => _client.CallAsync("echo").Within());
     }
 
     [Fact]
     public async Task DisposeAsync_PendingCall_FailsWithObjectDisposed()
     {
         var pending = _client.CallAsync("delay", RawJson.Parse("[3000]")).AsTask();
-        await Timeouts.Until(() => _server.Received.Any(m => m.Contains("delay")), "delay call sent");
+        await Eventually.TrueAsync(() => _server.Received.Any(m => m.Contains("delay")), "delay call sent");
         await _client.DisposeAsync();
-        await Assert.ThrowsAsync<ObjectDisposedException>(() => pending.WaitAsync(Timeouts.Test));
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => pending.WaitAsync(Bounded.Timeout));
     }
 
     private sealed class Unserializable

@@ -16,8 +16,8 @@ public sealed class CancellationTests : IAsyncLifetime
     public async Task InitializeAsync()
     {
         _server.Unanswered["hang"] = true;
-        _client = await JsonRpcClient.ConnectAsync("127.0.0.1", _server.Port).Bounded();
-        await _server.WaitForConnectionsAsync(1, Timeouts.Test);
+        _client = await JsonRpcClient.ConnectAsync("127.0.0.1", _server.Port).Within();
+        await _server.WaitForConnectionsAsync(1, Bounded.Timeout);
     }
 
     public async Task DisposeAsync()
@@ -33,7 +33,7 @@ public sealed class CancellationTests : IAsyncLifetime
 
     private async Task<long> WaitForRequestIdAsync(string method, int count = 1)
     {
-        await Timeouts.Until(() => ReceivedWithMethod(method).Length >= count, $"the peer receives {method}");
+        await Eventually.TrueAsync(() => ReceivedWithMethod(method).Length >= count, $"the peer receives {method}");
         return ReceivedWithMethod(method)[count - 1].GetProperty("id").GetInt64();
     }
 
@@ -46,14 +46,14 @@ public sealed class CancellationTests : IAsyncLifetime
 
         await cts.CancelAsync();
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.WaitAsync(TimeSpan.FromSeconds(15))); // a timeout would be a TimeoutException
-        await Timeouts.Until(() => ReceivedWithMethod("$/cancelRequest").Length == 1, "the peer receives $/cancelRequest");
+        await Eventually.TrueAsync(() => ReceivedWithMethod("$/cancelRequest").Length == 1, "the peer receives $/cancelRequest");
         var cancel = ReceivedWithMethod("$/cancelRequest")[0];
         Assert.False(cancel.TryGetProperty("id", out _));
         Assert.Equal(id, cancel.GetProperty("params").GetProperty("id").GetInt64());
 
         // The late answer is dropped quietly and the client goes on.
         await _server.SendToAllAsync($$$"""{"jsonrpc":"2.0","id":{{{id}}},"error":{"code":-32800,"message":"Request cancelled"}}""");
-        await Timeouts.Until(() => _client.DroppedAnswers == 1, "the late answer is dropped");
+        await Eventually.TrueAsync(() => _client.DroppedAnswers == 1, "the late answer is dropped");
         Assert.Equal(JsonRpcClientState.Connected, _client.State);
     }
 
@@ -61,8 +61,8 @@ public sealed class CancellationTests : IAsyncLifetime
     public async Task CallAsync_TokenCancelledBeforehand_SendsNeitherCallNorCancel()
     {
         _server.Dispatcher.Add("ping", () => 1, TestJsonContext.Default.Int32);
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => _client.CallAsync("hang", default, new CancellationToken(true)).Bounded());
-        Assert.Equal(1, await _client.CallAsync<int>("ping", default, TestJsonContext.Default.Int32).Bounded());
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => _client.CallAsync("hang", default, new CancellationToken(true)).Within());
+        Assert.Equal(1, await _client.CallAsync<int>("ping", default, TestJsonContext.Default.Int32).Within());
         Assert.Empty(ReceivedWithMethod("hang"));
         Assert.Empty(ReceivedWithMethod("$/cancelRequest"));
     }
@@ -72,12 +72,12 @@ public sealed class CancellationTests : IAsyncLifetime
     {
         using var cts = new CancellationTokenSource();
         var batch = _client.CallBatchAsync([JsonRpcBatchItem.Call("hang"), JsonRpcBatchItem.Notification("note"), JsonRpcBatchItem.Call("hang")], cts.Token);
-        await Timeouts.Until(() => ReceivedWithMethod("hang").Length == 2, "the peer receives the batch");
+        await Eventually.TrueAsync(() => ReceivedWithMethod("hang").Length == 2, "the peer receives the batch");
         var ids = ReceivedWithMethod("hang").Where(m => m.TryGetProperty("id", out _)).Select(m => m.GetProperty("id").GetInt64()).ToHashSet();
 
         await cts.CancelAsync();
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => batch.WaitAsync(TimeSpan.FromSeconds(15)));
-        await Timeouts.Until(() => ReceivedWithMethod("$/cancelRequest").Length == 2, "the peer receives two $/cancelRequest");
+        await Eventually.TrueAsync(() => ReceivedWithMethod("$/cancelRequest").Length == 2, "the peer receives two $/cancelRequest");
         Assert.Equal(ids, ReceivedWithMethod("$/cancelRequest").Select(m => m.GetProperty("params").GetProperty("id").GetInt64()).ToHashSet());
     }
 
@@ -94,7 +94,7 @@ public sealed class CancellationTests : IAsyncLifetime
         _client.AddMethod("one", () => 1, TestJsonContext.Default.Int32);
 
         var answer = _server.CallClientAsync("slow", null);
-        await started.Task.Bounded();
+        await started.Task.Within();
 
         // Someone else's id, an unknown id, and bad params change nothing.
         await _server.SendToAllAsync("""{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"s999"}}""");
@@ -105,7 +105,7 @@ public sealed class CancellationTests : IAsyncLifetime
         Assert.False(answer.IsCompleted);
 
         await _server.SendToAllAsync("""{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"s1"}}""");
-        var error = JsonDocument.Parse(await answer.Bounded()).RootElement;
+        var error = JsonDocument.Parse(await answer.Within()).RootElement;
         Assert.Equal("s1", error.GetProperty("id").GetString());
         Assert.Equal(JsonRpcErrorCodes.RequestCancelled, error.GetProperty("error").GetProperty("code").GetInt32());
     }

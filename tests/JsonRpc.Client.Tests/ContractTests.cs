@@ -17,7 +17,7 @@ public sealed class ContractTests
         var provider = await router.ConnectAsync();
         var target = new Calculator();
         provider.AddTarget<IScientificCalculator>(target);
-        await provider.RegisterAsync("calculator").Bounded();
+        await provider.RegisterAsync("calculator").Within();
         var caller = await router.ConnectAsync();
         return (router, provider, caller, target);
     }
@@ -32,15 +32,15 @@ public sealed class ContractTests
         {
             var calculator = caller.Attach<IScientificCalculator>();
 
-            Assert.Equal(5, await calculator.AddAsync(2, 3).Bounded());
-            Assert.Equal(2, await calculator.SubtractAsync(5, 3).Bounded());
-            await calculator.ResetAsync().Bounded();
+            Assert.Equal(5, await calculator.AddAsync(2, 3).Within());
+            Assert.Equal(2, await calculator.SubtractAsync(5, 3).Within());
+            await calculator.ResetAsync().Within();
             Assert.Equal(1, target.Resets);
-            await calculator.TouchAsync("clicked").Bounded();
+            await calculator.TouchAsync("clicked").Within();
             Assert.Equal("clicked", target.LastEvent);
-            Assert.Equal(new Position(11, 2, "moved"), await calculator.MoveAsync(new Position(1, 2), 10, "moved").Bounded());
-            Assert.Equal(new Position(1, 2), await calculator.MoveAsync(new Position(1, 2), 0, null).Bounded());
-            Assert.Equal(3.0, await calculator.SqrtAsync(9).Bounded());
+            Assert.Equal(new Position(11, 2, "moved"), await calculator.MoveAsync(new Position(1, 2), 10, "moved").Within());
+            Assert.Equal(new Position(1, 2), await calculator.MoveAsync(new Position(1, 2), 0, null).Within());
+            Assert.Equal(3.0, await calculator.SqrtAsync(9).Within());
         }
     }
 
@@ -58,8 +58,8 @@ public sealed class ContractTests
             Assert.DoesNotContain("SubtractAsync", provider.Methods);
 
             // The wire as a hand-written caller sees it: positional and named params, by the wire name.
-            Assert.Equal(4, await caller.CallAsync<int>("calc.subtract", new object[] { 7, 3 }).Bounded());
-            Assert.Equal(4, await caller.CallAsync<int>("calc.subtract", new { subtrahend = 3, minuend = 7 }).Bounded());
+            Assert.Equal(4, await caller.CallAsync<int>("calc.subtract", new object[] { 7, 3 }).Within());
+            Assert.Equal(4, await caller.CallAsync<int>("calc.subtract", new { subtrahend = 3, minuend = 7 }).Within());
         }
     }
 
@@ -73,12 +73,12 @@ public sealed class ContractTests
         {
             foreach (var bad in new object[] { new object[] { 1 }, new object[] { 1, 2, 3 }, new { minuend = 1 }, new object[] { "x", 2 } })
             {
-                var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync<int>("calc.subtract", bad).Bounded());
+                var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync<int>("calc.subtract", bad).Within());
                 Assert.Equal(JsonRpcErrorCodes.InvalidParams, ex.Code);
             }
 
             // A stream method binds its params the same way.
-            var stream = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync<int>("RangeAsync", new object[] { "x" }).Bounded());
+            var stream = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync<int>("RangeAsync", new object[] { "x" }).Within());
             Assert.Equal(JsonRpcErrorCodes.InvalidParams, stream.Code);
         }
     }
@@ -89,10 +89,10 @@ public sealed class ContractTests
         await using var router = await RouterHost.StartAsync();
         await using var provider = await router.ConnectAsync(new JsonRpcClientOptions { IncludeExceptionMessages = true });
         provider.AddTarget<ICalculator>(new Calculator());
-        await provider.RegisterAsync("calculator").Bounded();
+        await provider.RegisterAsync("calculator").Within();
         await using var caller = await router.ConnectAsync();
 
-        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.Attach<ICalculator>().FailAsync("kaput").AsTask().Bounded());
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.Attach<ICalculator>().FailAsync("kaput").AsTask().Within());
         Assert.Equal(JsonRpcErrorCodes.InternalError, ex.Code);
         Assert.Contains("kaput", ex.Message);
     }
@@ -108,7 +108,7 @@ public sealed class ContractTests
             var reports = new List<int>();
             var progress = new SynchronousProgress(reports);
 
-            var result = await caller.Attach<ICalculator>().CountAsync(5, progress, CancellationToken.None).Bounded();
+            var result = await caller.Attach<ICalculator>().CountAsync(5, progress, CancellationToken.None).Within();
 
             Assert.Equal(5, result);
             lock (reports)
@@ -134,7 +134,7 @@ public sealed class ContractTests
             }
 
             Assert.Equal(Enumerable.Range(0, 300), values);
-            Assert.Empty(await calculator.RangeAsync(0, CancellationToken.None).ToListAsync().AsTask().Bounded());
+            Assert.Empty(await calculator.RangeAsync(0, CancellationToken.None).ToListAsync().AsTask().Within());
 
             var seen = 0;
             await foreach (var value in calculator.EndlessAsync())
@@ -146,7 +146,7 @@ public sealed class ContractTests
                 }
             }
 
-            await target.EndlessDisposed.Bounded();
+            await target.EndlessDisposed.Within();
         }
     }
 
@@ -160,11 +160,11 @@ public sealed class ContractTests
         {
             using var cts = new CancellationTokenSource();
             var call = caller.Attach<ICalculator>().WaitForCancelAsync(cts.Token);
-            await target.Waiting.Bounded();
+            await target.Waiting.Within();
             await cts.CancelAsync();
 
-            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.Bounded());
-            await target.Cancelled.Bounded();
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.Within());
+            await target.Cancelled.Within();
         }
     }
 
@@ -175,15 +175,15 @@ public sealed class ContractTests
         dispatcher.AddTarget<IPlainCalculator>(new PlainCalculator());
         var output = new System.Buffers.ArrayBufferWriter<byte>();
 
-        Assert.True(await dispatcher.DispatchAsync("""{"jsonrpc":"2.0","id":1,"method":"plain.add","params":[2,3]}"""u8.ToArray(), output).Bounded());
+        Assert.True(await dispatcher.DispatchAsync("""{"jsonrpc":"2.0","id":1,"method":"plain.add","params":[2,3]}"""u8.ToArray(), output).Within());
         Assert.Equal("""{"jsonrpc":"2.0","id":1,"result":5}""", System.Text.Encoding.UTF8.GetString(output.WrittenSpan));
 
         output.Clear();
-        Assert.True(await dispatcher.DispatchAsync("""{"jsonrpc":"2.0","id":2,"method":"plain.add","params":{"b":3,"a":4}}"""u8.ToArray(), output).Bounded());
+        Assert.True(await dispatcher.DispatchAsync("""{"jsonrpc":"2.0","id":2,"method":"plain.add","params":{"b":3,"a":4}}"""u8.ToArray(), output).Within());
         Assert.Equal("""{"jsonrpc":"2.0","id":2,"result":7}""", System.Text.Encoding.UTF8.GetString(output.WrittenSpan));
 
         output.Clear();
-        Assert.True(await dispatcher.DispatchAsync("""{"jsonrpc":"2.0","id":3,"method":"plain.add","params":[2]}"""u8.ToArray(), output).Bounded());
+        Assert.True(await dispatcher.DispatchAsync("""{"jsonrpc":"2.0","id":3,"method":"plain.add","params":[2]}"""u8.ToArray(), output).Within());
         Assert.Contains("-32602", System.Text.Encoding.UTF8.GetString(output.WrittenSpan));
 
         var ex = Assert.Throws<NotSupportedException>(() => new JsonRpcDispatcher().AddTarget<ICalculator>(new Calculator()));

@@ -18,7 +18,7 @@ public sealed class DiscoveryTests
         provider.AddMethod("move", (Point p) => new Point(p.X + 1, p.Y), Ctx.Point, Ctx.Point);
         Assert.True(provider.DescribeMethod("add", "Adds two integers.", null));
         Assert.False(provider.DescribeMethod("missing", "x", null));
-        await provider.RegisterAsync("calc").Bounded();
+        await provider.RegisterAsync("calc").Within();
 
         await using var caller = await router.ConnectAsync();
         var methods = await MethodsAsync(caller);
@@ -40,12 +40,12 @@ public sealed class DiscoveryTests
         // Described after the announcement: announced again with the new text.
         Assert.True(provider.DescribeMethod("move", "Moves a point right.", "By one."));
         await Eventually.TrueAsync(async ValueTask<bool> () => (await MethodsAsync(caller))["move"].TryGetProperty("summary", out var s) && s.GetString() == "Moves a point right.",
-            "the new summary reached the router", Timeouts.Test);
+            "the new summary reached the router", Bounded.Timeout);
     }
 
     private static async Task<Dictionary<string, JsonElement>> MethodsAsync(JsonRpcClient caller)
     {
-        var document = await caller.CallAsync("rpc.discover", default(JsonRpc.Protocol.RawJson), Ctx.JsonElement).Bounded();
+        var document = await caller.CallAsync("rpc.discover", default(JsonRpc.Protocol.RawJson), Ctx.JsonElement).Within();
         return document.GetProperty("methods").EnumerateArray().ToDictionary(m => m.GetProperty("name").GetString()!);
     }
 }

@@ -14,7 +14,7 @@ public sealed class LoadTests(ITestOutputHelper output)
     public async Task CallAsync_PlainServerManyThreadsManyCalls_EveryAnswerMatchesItsCall()
     {
         await using var server = new TestServer().Install();
-        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port).Bounded();
+        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port).Within();
 
         // 40,000 calls: several megabytes each way, well past the send buffer's high-water mark.
         const int threads = 8;
@@ -53,7 +53,7 @@ public sealed class LoadTests(ITestOutputHelper output)
         var options = new JsonRpcClientOptions { CallTimeout = TimeSpan.FromSeconds(60), MaxConcurrentIncomingCalls = threads * callsPerThread };
         await using var provider = await router.ConnectAsync(options);
         provider.AddMethod("add", "a", "b", (int a, int b) => a + b, TestJsonContext.Default.Int32, TestJsonContext.Default.Int32, TestJsonContext.Default.Int32);
-        await provider.RegisterAsync("calc").Bounded();
+        await provider.RegisterAsync("calc").Within();
         await using var caller = await router.ConnectAsync(options);
 
         var started = DateTime.UtcNow;

@@ -14,9 +14,9 @@ public sealed class ServingTests : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        _client = await JsonRpcClient.ConnectAsync("127.0.0.1", _server.Port).Bounded();
-        await _server.WaitForConnectionsAsync(1, Timeouts.Test);
-        await Timeouts.Until(() => _server.ConnectionCount == 1, "server sees the connection");
+        _client = await JsonRpcClient.ConnectAsync("127.0.0.1", _server.Port).Within();
+        await _server.WaitForConnectionsAsync(1, Bounded.Timeout);
+        await Eventually.TrueAsync(() => _server.ConnectionCount == 1, "server sees the connection");
     }
 
     public async Task DisposeAsync()
@@ -64,7 +64,7 @@ public sealed class ServingTests : IAsyncLifetime
         Assert.Contains("kaput", answer);
         Assert.Contains("\"code\":7", await _server.CallClientAsync("custom", null));
         Assert.Equal(JsonRpcClientState.Connected, _client.State);
-        Assert.Equal(2, await _client.CallAsync<int>("add", new[] { 1, 1 }).Bounded());
+        Assert.Equal(2, await _client.CallAsync<int>("add", new[] { 1, 1 }).Within());
     }
 
     [Fact]
@@ -113,15 +113,15 @@ public sealed class ServingTests : IAsyncLifetime
     {
         _client.AddMethod("gone", () => 1);
         Assert.Contains("\"result\":1", await _server.CallClientAsync("gone", null));
-        Assert.True(await _client.RemoveMethodAsync("gone").Bounded());
-        Assert.False(await _client.RemoveMethodAsync("gone").Bounded());
+        Assert.True(await _client.RemoveMethodAsync("gone").Within());
+        Assert.False(await _client.RemoveMethodAsync("gone").Within());
         Assert.Contains("-32601", await _server.CallClientAsync("gone", null));
     }
 
     [Fact]
     public async Task SubscribeAsync_PlainServerWithoutSubscribe_ThrowsRemoteError()
     {
-        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.SubscribeAsync("tick", _ => { }).Bounded());
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.SubscribeAsync("tick", _ => { }).Within());
         Assert.Equal(JsonRpcErrorCodes.MethodNotFound, ex.Code);
         Assert.Empty(_client.Subscriptions);
     }
@@ -132,8 +132,8 @@ public sealed class ServingTests : IAsyncLifetime
         // The second call finds the event being subscribed: it must not report success before the peer agreed.
         var first = _client.SubscribeAsync("tick", _ => { });
         var second = _client.SubscribeAsync("tick", _ => { });
-        var ex1 = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => first.Bounded());
-        var ex2 = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => second.Bounded());
+        var ex1 = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => first.Within());
+        var ex2 = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => second.Within());
         Assert.Equal(JsonRpcErrorCodes.MethodNotFound, ex1.Code);
         Assert.Equal(JsonRpcErrorCodes.MethodNotFound, ex2.Code);
         Assert.Empty(_client.Subscriptions);
@@ -146,8 +146,8 @@ public sealed class ServingTests : IAsyncLifetime
         _server.Dispatcher.AddRaw("subscribe", static (_, _) => ValueTask.FromResult(RawJson.Parse("true")));
         var raw = new ConcurrentQueue<string>();
         var typed = new ConcurrentQueue<int>();
-        await _client.SubscribeAsync("tick", p => raw.Enqueue(p.ToString())).Bounded();
-        await _client.SubscribeAsync("tick", TestJsonContext.Default.Int32, (int n) => typed.Enqueue(n)).Bounded();
+        await _client.SubscribeAsync("tick", p => raw.Enqueue(p.ToString())).Within();
+        await _client.SubscribeAsync("tick", TestJsonContext.Default.Int32, (int n) => typed.Enqueue(n)).Within();
         Assert.Single(_server.Received, m => m.Contains("\"subscribe\"")); // one router subscription per event
 
         for (var i = 0; i < 20; i++)
@@ -155,7 +155,7 @@ public sealed class ServingTests : IAsyncLifetime
             await _server.SendToAllAsync($"{{\"jsonrpc\":\"2.0\",\"method\":\"tick\",\"params\":[{i}]}}");
         }
 
-        await Timeouts.Until(() => typed.Count == 20 && raw.Count == 20, "all events handled");
+        await Eventually.TrueAsync(() => typed.Count == 20 && raw.Count == 20, "all events handled");
         Assert.Equal(Enumerable.Range(0, 20), typed);
         Assert.Equal("[0]", raw.First());
     }
@@ -172,20 +172,20 @@ public sealed class ServingTests : IAsyncLifetime
             {
                 throw new InvalidOperationException("first one fails");
             }
-        }).Bounded();
+        }).Within();
 
         await _server.SendToAllAsync("{\"jsonrpc\":\"2.0\",\"method\":\"moved\",\"params\":{\"x\":0,\"y\":0}}");
         await _server.SendToAllAsync("{\"jsonrpc\":\"2.0\",\"method\":\"moved\",\"params\":{\"x\":1,\"y\":2}}");
-        await Timeouts.Until(() => seen.Count == 2, "both events");
+        await Eventually.TrueAsync(() => seen.Count == 2, "both events");
         Assert.Equal(new Point(1, 2), seen.Last());
     }
 
     [Fact]
     public async Task PublishAsync_SendsNotificationNamedAfterEvent()
     {
-        await _client.PublishAsync("news", new { headline = "hi" }).Bounded();
-        await _client.PublishAsync("count", 3, TestJsonContext.Default.Int32).Bounded();
-        await Timeouts.Until(() => _server.Received.Count >= 2, "published");
+        await _client.PublishAsync("news", new { headline = "hi" }).Within();
+        await _client.PublishAsync("count", 3, TestJsonContext.Default.Int32).Within();
+        await Eventually.TrueAsync(() => _server.Received.Count >= 2, "published");
         Assert.Contains("{\"jsonrpc\":\"2.0\",\"method\":\"news\",\"params\":{\"headline\":\"hi\"}}", _server.Received);
         Assert.Contains("{\"jsonrpc\":\"2.0\",\"method\":\"count\",\"params\":[3]}", _server.Received);
         _ = JsonDocument.Parse(_server.Received.First()); // valid JSON
@@ -195,9 +195,9 @@ public sealed class ServingTests : IAsyncLifetime
     public async Task MaxConcurrentIncomingCalls_CallsBeyondIt_AreAnsweredServerBusyAtOnce()
     {
         await using var server = new TestServer().Install();
-        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, new JsonRpcClientOptions { MaxConcurrentIncomingCalls = 2 }).Bounded();
-        await server.WaitForConnectionsAsync(1, Timeouts.Test);
-        await Timeouts.Until(() => server.ConnectionCount == 1, "server sees the connection");
+        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, new JsonRpcClientOptions { MaxConcurrentIncomingCalls = 2 }).Within();
+        await server.WaitForConnectionsAsync(1, Bounded.Timeout);
+        await Eventually.TrueAsync(() => server.ConnectionCount == 1, "server sees the connection");
         var release = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
         var running = 0;
         client.AddMethod("hold", async (int[] n, CancellationToken ct) =>
@@ -208,7 +208,7 @@ public sealed class ServingTests : IAsyncLifetime
 
         var first = server.CallClientAsync("hold", "[1]");
         var second = server.CallClientAsync("hold", "[2]");
-        await Timeouts.Until(() => Volatile.Read(ref running) == 2, "two calls are running");
+        await Eventually.TrueAsync(() => Volatile.Read(ref running) == 2, "two calls are running");
 
         // A third is refused without waiting for the two, and without running the handler.
         var third = await server.CallClientAsync("hold", "[3]");
@@ -229,14 +229,14 @@ public sealed class ServingTests : IAsyncLifetime
     {
         var server = new TestServer().Install();
         server.Dispatcher.AddRaw("subscribe", static (_, _) => ValueTask.FromResult(RawJson.Parse("true")));
-        var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, new JsonRpcClientOptions { EventQueueCapacity = 2 }).Bounded();
+        var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port, new JsonRpcClientOptions { EventQueueCapacity = 2 }).Within();
         var release = new TaskCompletionSource();
         var seen = 0;
         await client.SubscribeAsync("burst", async (_, _) =>
         {
             Interlocked.Increment(ref seen);
             await release.Task;
-        }).Bounded();
+        }).Within();
 
         try
         {
@@ -245,21 +245,21 @@ public sealed class ServingTests : IAsyncLifetime
                 await server.SendToAllAsync($"{{\"jsonrpc\":\"2.0\",\"method\":\"burst\",\"params\":[{i}]}}");
             }
 
-            await Timeouts.Until(() => Volatile.Read(ref seen) == 1, "the first event is being handled");
-            Assert.Equal(3, await client.CallAsync<int>("add", new[] { 1, 2 }).Bounded()); // the read loop never waited
+            await Eventually.TrueAsync(() => Volatile.Read(ref seen) == 1, "the first event is being handled");
+            Assert.Equal(3, await client.CallAsync<int>("add", new[] { 1, 2 }).Within()); // the read loop never waited
         }
         finally
         {
             release.SetResult();
         }
 
-        await Timeouts.Until(() => Volatile.Read(ref seen) >= 2, "the queued events ran");
+        await Eventually.TrueAsync(() => Volatile.Read(ref seen) >= 2, "the queued events ran");
         await Task.Delay(100); // not synchronisation: a window in which a wrongly kept fourth event would also run
 
         // The queue's capacity, plus one if the handler had taken the first event before the burst filled the queue:
         // of 20 events at most 3 ran, the rest were dropped.
         Assert.InRange(Volatile.Read(ref seen), 2, 3);
-        Assert.False(await client.UnsubscribeAsync("nothing").Bounded());
+        Assert.False(await client.UnsubscribeAsync("nothing").Within());
         await client.DisposeAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(5));
         await server.DisposeAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(5));
     }
@@ -269,15 +269,15 @@ public sealed class ServingTests : IAsyncLifetime
     {
         var server = new TestServer().Install();
         server.Dispatcher.AddRaw("subscribe", static (_, _) => ValueTask.FromResult(RawJson.Parse("true")));
-        var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port).Bounded();
+        var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port).Within();
         var entered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         await client.SubscribeAsync("stuck", async (_, _) =>
         {
             entered.TrySetResult();
             await Task.Delay(Timeout.Infinite, CancellationToken.None);
-        }).Bounded();
+        }).Within();
         await server.SendToAllAsync("{\"jsonrpc\":\"2.0\",\"method\":\"stuck\"}");
-        await entered.Task.Bounded();
+        await entered.Task.Within();
 
         await client.DisposeAsync().AsTask().WaitAsync(TimeSpan.FromSeconds(5));
         await server.DisposeAsync();

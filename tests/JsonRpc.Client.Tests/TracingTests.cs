@@ -23,7 +23,7 @@ public sealed class TracingTests
             using var inner = test.StartActivity("inner work");
             return a * b;
         }, Ctx.Int32, Ctx.Int32, Ctx.Int32);
-        await provider.RegisterAsync("calc").Bounded();
+        await provider.RegisterAsync("calc").Within();
         await using var caller = await router.ConnectAsync();
 
         ActivityTraceId traceId;
@@ -32,7 +32,7 @@ public sealed class TracingTests
         {
             traceId = root.TraceId;
             rootSpan = root.SpanId;
-            Assert.Equal(42, await caller.CallAsync<int, int, int>("mul", 6, 7, Ctx.Int32, Ctx.Int32, Ctx.Int32).Bounded());
+            Assert.Equal(42, await caller.CallAsync<int, int, int>("mul", 6, 7, Ctx.Int32, Ctx.Int32, Ctx.Int32).Within());
         }
 
         var client = Assert.Single(await spans.WaitForAsync(traceId, "JsonRpc.Client", 1), s => s.DisplayName == "mul");
@@ -62,14 +62,14 @@ public sealed class TracingTests
         await using var router = await RouterHost.StartAsync();
         await using var provider = await router.ConnectAsync();
         provider.AddMethod<int>("boom", () => throw new JsonRpc.Dispatch.JsonRpcMethodException(-32050, "it broke"), Ctx.Int32);
-        await provider.RegisterAsync("b").Bounded();
+        await provider.RegisterAsync("b").Within();
         await using var caller = await router.ConnectAsync();
 
         ActivityTraceId traceId;
         using (var root = test.StartActivity("root")!)
         {
             traceId = root.TraceId;
-            var error = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync<int>("boom", default(JsonRpc.Protocol.RawJson), Ctx.Int32).Bounded());
+            var error = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync<int>("boom", default(JsonRpc.Protocol.RawJson), Ctx.Int32).Within());
             Assert.Equal(-32050, error.Code);
         }
 

@@ -43,7 +43,7 @@ public sealed class ClientStreamsTests
             }
 
             // An empty stream comes whole in the answer.
-            Assert.Empty(await client.StreamAsync<int>("range", new object[] { 0 }).ToListAsync().AsTask().Bounded());
+            Assert.Empty(await client.StreamAsync<int>("range", new object[] { 0 }).ToListAsync().AsTask().Within());
         }
     }
 
@@ -66,7 +66,7 @@ public sealed class ClientStreamsTests
                 }
             }
 
-            await methods.EndlessDisposed.Bounded();
+            await methods.EndlessDisposed.Within();
         }
     }
 
@@ -79,12 +79,12 @@ public sealed class ClientStreamsTests
         await using (client)
         {
             await using var values = client.StreamAsync<int>("endless").GetAsyncEnumerator();
-            Assert.True(await values.MoveNextAsync().Bounded());
+            Assert.True(await values.MoveNextAsync().Within());
             await provider.DisposeAsync();
 
             var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(async () =>
             {
-                while (await values.MoveNextAsync().Bounded())
+                while (await values.MoveNextAsync().Within())
                 {
                 }
             });
@@ -104,7 +104,7 @@ public sealed class ClientStreamsTests
             var recorder = new ProgressRecorder();
             using var progress = client.CreateProgress<int>(recorder);
 
-            var result = await client.CallAsync<int>("report", new object[] { 4, progress.Token }).Bounded();
+            var result = await client.CallAsync<int>("report", new object[] { 4, progress.Token }).Within();
 
             Assert.Equal(4, result);
             Assert.Equal([4001, 4002, 4003, 4004], recorder.Values);
@@ -121,7 +121,7 @@ public sealed class ClientStreamsTests
         var provider = await JsonRpcClient.ConnectAsync("127.0.0.1", router.Port).WaitAsync(Bounds.Step);
         provider.AddStreamMethod("numbers", p => StreamMethods.RangeAsync(System.Text.Json.JsonSerializer.Deserialize<int[]>(p.Span)![0]), Int32);
         provider.AddStreamMethod("forever", _ => ForeverAsync(disposed), Int32);
-        await provider.RegisterAsync("streams").Bounded();
+        await provider.RegisterAsync("streams").Within();
         return (provider, disposed);
 
         static async IAsyncEnumerable<int> ForeverAsync(TaskCompletionSource disposed, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken cancellationToken = default)
@@ -151,7 +151,7 @@ public sealed class ClientStreamsTests
         {
             await using var caller = await StreamJsonRpcPeer.ConnectAsync(router.Port, framing);
             var seen = new List<int>();
-            await foreach (var value in await caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("numbers", [300], CancellationToken.None).Bounded())
+            await foreach (var value in await caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("numbers", [300], CancellationToken.None).Within())
             {
                 seen.Add(value);
             }
@@ -159,7 +159,7 @@ public sealed class ClientStreamsTests
             Assert.Equal(Enumerable.Range(0, 300), seen);
 
             var count = 0;
-            await foreach (var value in await caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("forever", [], CancellationToken.None).Bounded())
+            await foreach (var value in await caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("forever", [], CancellationToken.None).Within())
             {
                 Assert.Equal(count, value);
                 if (++count == 5)
@@ -168,7 +168,7 @@ public sealed class ClientStreamsTests
                 }
             }
 
-            await disposed.Task.Bounded();
+            await disposed.Task.Within();
         }
     }
 
@@ -181,15 +181,15 @@ public sealed class ClientStreamsTests
         {
             await using (var caller = await JsonRpcClient.ConnectAsync("127.0.0.1", router.Port).WaitAsync(Bounds.Step))
             {
-                Assert.Equal(Enumerable.Range(0, 1000), await caller.StreamAsync("numbers", Protocol.RawJson.FromUtf8("[1000]"u8.ToArray()), Int32).ToListAsync().AsTask().Bounded());
+                Assert.Equal(Enumerable.Range(0, 1000), await caller.StreamAsync("numbers", Protocol.RawJson.FromUtf8("[1000]"u8.ToArray()), Int32).ToListAsync().AsTask().Within());
 
                 // Left undisposed on purpose: the caller goes away mid-stream.
                 var forever = caller.StreamAsync("forever", default, Int32).GetAsyncEnumerator();
-                Assert.True(await forever.MoveNextAsync().Bounded());
+                Assert.True(await forever.MoveNextAsync().Within());
             }
 
             // The caller left without ending the enumeration: the router aborts it at the generator.
-            await disposed.Task.Bounded();
+            await disposed.Task.Within();
         }
     }
 
@@ -210,16 +210,16 @@ public sealed class ClientStreamsTests
 
             return new ValueTask<int>(count);
         }, Int32, Int64, Int32);
-        await provider.RegisterAsync("reporter").Bounded();
+        await provider.RegisterAsync("reporter").Within();
         await using var caller = await StreamJsonRpcPeer.ConnectAsync(router.Port, framing);
 
         var recorder = new ProgressRecorder();
-        Assert.Equal(6, await caller.Rpc.InvokeWithCancellationAsync<int>("report", [6, recorder], CancellationToken.None).Bounded());
+        Assert.Equal(6, await caller.Rpc.InvokeWithCancellationAsync<int>("report", [6, recorder], CancellationToken.None).Within());
         Assert.Equal([6001, 6002, 6003, 6004, 6005, 6006], recorder.Values);
 
         // By name too, as StreamJsonRpc sends an object of arguments.
         var named = new ProgressRecorder();
-        Assert.Equal(2, await caller.Rpc.InvokeWithParameterObjectAsync<int>("report", new { count = 2, progress = (IProgress<int>)named }).Bounded());
+        Assert.Equal(2, await caller.Rpc.InvokeWithParameterObjectAsync<int>("report", new { count = 2, progress = (IProgress<int>)named }).Within());
         Assert.Equal([2001, 2002], named.Values);
     }
 }

@@ -51,7 +51,7 @@ public sealed class ContractInteropTests
             KeepAliveInterval = Timeout.InfiniteTimeSpan,
         };
         var connecting = JsonRpcClient.ConnectAsync("127.0.0.1", port, options);
-        using var socket = await listener.AcceptSocketAsync().Bounded();
+        using var socket = await listener.AcceptSocketAsync().Within();
         await using var stream = new System.Net.Sockets.NetworkStream(socket);
         var target = new InteropCalculator();
         using var server = new StreamJsonRpc.JsonRpc(framing == PeerFraming.HeaderDelimited
@@ -72,7 +72,7 @@ public sealed class ContractInteropTests
         var target = new InteropCalculator();
         await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", router.Port).WaitAsync(Bounds.Step);
         client.AddTarget<IInteropCalculator>(target);
-        await client.RegisterAsync("provider").Bounded();
+        await client.RegisterAsync("provider").Within();
         await using var caller = await StreamJsonRpcPeer.ConnectAsync(router.Port, framing);
         var calculator = caller.Rpc.Attach<IInteropCalculator>(new JsonRpcProxyOptions { ServerRequiresNamedArguments = named });
         await ExerciseAsync(calculator, target);
@@ -81,13 +81,13 @@ public sealed class ContractInteropTests
     /// <summary>Every kind of method of the contract, through <paramref name="calculator"/> to <paramref name="target"/>.</summary>
     private static async Task ExerciseAsync(IInteropCalculator calculator, InteropCalculator target)
     {
-        Assert.Equal(5, await calculator.AddAsync(2, 3, CancellationToken.None).Bounded());
-        Assert.Equal("ab", await calculator.ConcatAsync("a", "b").Bounded());
-        await calculator.NoteAsync("hello").Bounded();
-        Assert.Equal("hello", await target.Noted.Bounded());
+        Assert.Equal(5, await calculator.AddAsync(2, 3, CancellationToken.None).Within());
+        Assert.Equal("ab", await calculator.ConcatAsync("a", "b").Within());
+        await calculator.NoteAsync("hello").Within();
+        Assert.Equal("hello", await target.Noted.Within());
 
         var reports = new ProgressRecorder();
-        Assert.Equal(4, await calculator.CountAsync(4, reports, CancellationToken.None).AsTask().Bounded());
+        Assert.Equal(4, await calculator.CountAsync(4, reports, CancellationToken.None).AsTask().Within());
         Assert.Equal([10, 20, 30, 40], reports.Values);
 
         var values = new List<int>();
@@ -100,9 +100,9 @@ public sealed class ContractInteropTests
 
         using var cts = new CancellationTokenSource();
         var call = calculator.WaitForCancelAsync(cts.Token);
-        await target.Waiting.Bounded();
+        await target.Waiting.Within();
         await cts.CancelAsync();
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.Bounded());
-        await target.Cancelled.Bounded();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.Within());
+        await target.Cancelled.Within();
     }
 }

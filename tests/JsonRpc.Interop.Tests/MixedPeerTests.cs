@@ -21,20 +21,20 @@ public sealed class MixedPeerTests
         var slow = new SlowMethod();
         await using var provider = await ConnectClientAsync(router);
         PeerMethods.Serve(provider, slow);
-        await provider.RegisterAsync("provider").Bounded();
+        await provider.RegisterAsync("provider").Within();
         await using var caller = await StreamJsonRpcPeer.ConnectAsync(router.Port, framing);
 
-        Assert.Equal(5, await caller.Rpc.InvokeWithCancellationAsync<int>("add", [2, 3], CancellationToken.None).Bounded());
-        Assert.Equal(9, await caller.Rpc.InvokeWithParameterObjectAsync<int>("add", new { a = 4, b = 5 }).Bounded());
+        Assert.Equal(5, await caller.Rpc.InvokeWithCancellationAsync<int>("add", [2, 3], CancellationToken.None).Within());
+        Assert.Equal(9, await caller.Rpc.InvokeWithParameterObjectAsync<int>("add", new { a = 4, b = 5 }).Within());
         var big = new string('y', 1024 * 1024);
-        Assert.Equal(big.Length, await caller.Rpc.InvokeWithCancellationAsync<int>("length", [big], CancellationToken.None).Bounded());
+        Assert.Equal(big.Length, await caller.Rpc.InvokeWithCancellationAsync<int>("length", [big], CancellationToken.None).Within());
 
-        var ex = await Assert.ThrowsAsync<RemoteInvocationException>(() => caller.Rpc.InvokeAsync<int>("fail").Bounded());
+        var ex = await Assert.ThrowsAsync<RemoteInvocationException>(() => caller.Rpc.InvokeAsync<int>("fail").Within());
         Assert.Equal(PeerMethods.FailCode, ex.ErrorCode);
         Assert.Contains("bad", PeerMethods.DataText(ex));
 
         await StreamJsonRpcThroughRouterTests.AssertCancelsAsync(caller, slow);
-        Assert.Equal(3, await caller.Rpc.InvokeWithCancellationAsync<int>("add", [1, 2], CancellationToken.None).Bounded());
+        Assert.Equal(3, await caller.Rpc.InvokeWithCancellationAsync<int>("add", [1, 2], CancellationToken.None).Within());
     }
 
     [Theory]
@@ -47,22 +47,22 @@ public sealed class MixedPeerTests
         await provider.RegisterAsync("provider", "add", "fail", "length", "slow");
         await using var caller = await ConnectClientAsync(router);
 
-        Assert.Equal(5, await caller.CallAsync<int>("add", new object[] { 2, 3 }).Bounded());
-        Assert.Equal(9, await caller.CallAsync<int>("add", new { a = 4, b = 5 }).Bounded());
-        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync<int>("fail").Bounded());
+        Assert.Equal(5, await caller.CallAsync<int>("add", new object[] { 2, 3 }).Within());
+        Assert.Equal(9, await caller.CallAsync<int>("add", new { a = 4, b = 5 }).Within());
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => caller.CallAsync<int>("fail").Within());
         Assert.Equal(PeerMethods.FailCode, ex.Code);
         Assert.Contains("bad", ex.ErrorData.ToString());
 
         // Cancelling ends the call at once, and the provider's token fires.
         using var cts = new CancellationTokenSource();
         var call = caller.CallAsync<int>("slow", null, cts.Token).AsTask();
-        await slow.Started.Bounded();
+        await slow.Started.Within();
         await cts.CancelAsync();
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.WaitAsync(Bounds.Cancel));
-        await slow.Cancelled.Bounded();
+        await slow.Cancelled.Within();
 
         // The provider's late -32800 answer is dropped; the client goes on.
-        Assert.Equal(3, await caller.CallAsync<int>("add", new object[] { 1, 2 }).Bounded());
+        Assert.Equal(3, await caller.CallAsync<int>("add", new object[] { 1, 2 }).Within());
         Assert.Equal(JsonRpcClientState.Connected, caller.State);
     }
 
@@ -82,9 +82,9 @@ public sealed class MixedPeerTests
 
         using var cts = new CancellationTokenSource();
         var batch = caller.CallBatchAsync([JsonRpcBatchItem.Call("slow0"), JsonRpcBatchItem.Call("slow1")], cts.Token);
-        await Task.WhenAll(slows.Select(s => s.Started)).Bounded();
+        await Task.WhenAll(slows.Select(s => s.Started)).Within();
         await cts.CancelAsync();
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => batch.WaitAsync(Bounds.Cancel));
-        await Task.WhenAll(slows.Select(s => s.Cancelled)).Bounded();
+        await Task.WhenAll(slows.Select(s => s.Cancelled)).Within();
     }
 }

@@ -39,8 +39,8 @@ public sealed class StreamJsonRpcThroughRouterTests
         await using var pair = await Pair.StartAsync(framing);
         var (router, provider, caller, slow) = pair;
 
-        Assert.Equal(5, await caller.Rpc.InvokeWithCancellationAsync<int>("add", [2, 3], CancellationToken.None).Bounded());
-        Assert.Equal(9, await caller.Rpc.InvokeWithParameterObjectAsync<int>("add", new { a = 4, b = 5 }).Bounded());
+        Assert.Equal(5, await caller.Rpc.InvokeWithCancellationAsync<int>("add", [2, 3], CancellationToken.None).Within());
+        Assert.Equal(9, await caller.Rpc.InvokeWithParameterObjectAsync<int>("add", new { a = 4, b = 5 }).Within());
     }
 
     [Theory]
@@ -50,12 +50,12 @@ public sealed class StreamJsonRpcThroughRouterTests
         await using var pair = await Pair.StartAsync(framing);
         var (router, provider, caller, slow) = pair;
 
-        var ex = await Assert.ThrowsAsync<RemoteInvocationException>(() => caller.Rpc.InvokeAsync<int>("fail").Bounded());
+        var ex = await Assert.ThrowsAsync<RemoteInvocationException>(() => caller.Rpc.InvokeAsync<int>("fail").Within());
         Assert.Equal(PeerMethods.FailCode, ex.ErrorCode);
         Assert.Equal("nope", ex.Message);
         Assert.Contains("bad", PeerMethods.DataText(ex));
 
-        var missing = await Assert.ThrowsAsync<RemoteMethodNotFoundException>(() => caller.Rpc.InvokeAsync<int>("nobody").Bounded());
+        var missing = await Assert.ThrowsAsync<RemoteMethodNotFoundException>(() => caller.Rpc.InvokeAsync<int>("nobody").Within());
         Assert.Equal(StreamJsonRpc.Protocol.JsonRpcErrorCode.MethodNotFound, missing.ErrorCode);
     }
 
@@ -70,8 +70,8 @@ public sealed class StreamJsonRpcThroughRouterTests
         await provider.RegisterAsync("provider", "note");
         await using var caller = await StreamJsonRpcPeer.ConnectAsync(router.Port, framing);
 
-        await caller.Rpc.NotifyAsync("note", "hello").Bounded();
-        Assert.Equal("hello", await received.Task.Bounded());
+        await caller.Rpc.NotifyAsync("note", "hello").Within();
+        Assert.Equal("hello", await received.Task.Within());
     }
 
     [Theory]
@@ -94,11 +94,11 @@ public sealed class StreamJsonRpcThroughRouterTests
             }
 
             await using var publisher = await StreamJsonRpcPeer.ConnectAsync(router.Port, framing);
-            await publisher.Rpc.NotifyAsync("tick", 7).Bounded();
+            await publisher.Rpc.NotifyAsync("tick", 7).Within();
             var seen = new HashSet<(int, int)>();
             for (var i = 0; i < 2; i++)
             {
-                seen.Add(await ticks.Reader.ReadAsync().AsTask().Bounded());
+                seen.Add(await ticks.Reader.ReadAsync().AsTask().Within());
             }
 
             Assert.Equal([(0, 7), (1, 7)], seen.Order());
@@ -120,7 +120,7 @@ public sealed class StreamJsonRpcThroughRouterTests
         var (router, provider, caller, slow) = pair;
 
         var calls = Enumerable.Range(0, 200).Select(i => caller.Rpc.InvokeWithCancellationAsync<int>("add", [i, 1000], CancellationToken.None)).ToArray();
-        var results = await Task.WhenAll(calls).Bounded();
+        var results = await Task.WhenAll(calls).Within();
         Assert.Equal(Enumerable.Range(1000, 200), results);
     }
 
@@ -132,7 +132,7 @@ public sealed class StreamJsonRpcThroughRouterTests
         var (router, provider, caller, slow) = pair;
 
         var big = new string('x', 1024 * 1024);
-        Assert.Equal(big.Length, await caller.Rpc.InvokeWithCancellationAsync<int>("length", [big], CancellationToken.None).Bounded());
+        Assert.Equal(big.Length, await caller.Rpc.InvokeWithCancellationAsync<int>("length", [big], CancellationToken.None).Within());
     }
 
     [Theory]
@@ -143,10 +143,10 @@ public sealed class StreamJsonRpcThroughRouterTests
         var (router, provider, caller, slow) = pair;
 
         var call = caller.Rpc.InvokeWithCancellationAsync<int>("slow", [], CancellationToken.None);
-        await slow.Started.Bounded();
+        await slow.Started.Within();
         await provider.DisposeAsync();
 
-        var ex = await Assert.ThrowsAsync<RemoteInvocationException>(() => call.Bounded());
+        var ex = await Assert.ThrowsAsync<RemoteInvocationException>(() => call.Within());
         Assert.Equal(RouterErrorCodes.ProviderDisconnected, ex.ErrorCode);
     }
 
@@ -160,7 +160,7 @@ public sealed class StreamJsonRpcThroughRouterTests
         await AssertCancelsAsync(caller, slow);
 
         // The connection and the provider go on serving.
-        Assert.Equal(3, await caller.Rpc.InvokeWithCancellationAsync<int>("add", [1, 2], CancellationToken.None).Bounded());
+        Assert.Equal(3, await caller.Rpc.InvokeWithCancellationAsync<int>("add", [1, 2], CancellationToken.None).Within());
         Assert.Equal(1, router.Router.GetStats().CancelsForwarded);
     }
 
@@ -182,9 +182,9 @@ public sealed class StreamJsonRpcThroughRouterTests
         await using var pair = await Pair.StartAsync(framing, o => o.CallTimeout = TimeSpan.FromMilliseconds(300));
         var (router, provider, caller, slow) = pair;
 
-        var ex = await Assert.ThrowsAsync<RemoteInvocationException>(() => caller.Rpc.InvokeWithCancellationAsync<int>("slow", [], CancellationToken.None).Bounded());
+        var ex = await Assert.ThrowsAsync<RemoteInvocationException>(() => caller.Rpc.InvokeWithCancellationAsync<int>("slow", [], CancellationToken.None).Within());
         Assert.Equal(RouterErrorCodes.CallTimeout, ex.ErrorCode);
-        await slow.Cancelled.Bounded();
+        await slow.Cancelled.Within();
     }
 
     [Theory]
@@ -195,10 +195,10 @@ public sealed class StreamJsonRpcThroughRouterTests
         var (router, provider, caller, slow) = pair;
 
         var abandoned = caller.Rpc.InvokeWithCancellationAsync<int>("slow", [], CancellationToken.None).ContinueWith(static t => t.Exception, TaskScheduler.Default);
-        await slow.Started.Bounded();
+        await slow.Started.Within();
         await caller.DisposeAsync();
-        await slow.Cancelled.Bounded();
-        await abandoned.Bounded();
+        await slow.Cancelled.Within();
+        await abandoned.Within();
     }
 
     /// <summary>Calls "slow", cancels once it runs, and checks the handler's token fired and the caller ended within 1 s.</summary>
@@ -206,12 +206,12 @@ public sealed class StreamJsonRpcThroughRouterTests
     {
         using var cts = new CancellationTokenSource();
         var call = caller.Rpc.InvokeWithCancellationAsync<int>("slow", [], cts.Token);
-        await slow.Started.Bounded();
+        await slow.Started.Within();
         var clock = Stopwatch.StartNew();
         await cts.CancelAsync();
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.Bounded());
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.Within());
         var elapsed = clock.Elapsed;
-        await slow.Cancelled.Bounded();
+        await slow.Cancelled.Within();
         Assert.True(elapsed < Bounds.Cancel, $"The cancelled call ended after {elapsed.TotalMilliseconds:F0} ms.");
     }
 }

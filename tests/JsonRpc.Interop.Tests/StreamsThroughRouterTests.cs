@@ -22,7 +22,7 @@ public sealed class StreamsThroughRouterTests(ITestOutputHelper output)
         await using var rig = await StreamRig.StartAsync(topology);
         var progress = new ProgressRecorder();
 
-        var result = await rig.Caller.Rpc.InvokeWithCancellationAsync<int>("report", [5, progress], CancellationToken.None).Bounded();
+        var result = await rig.Caller.Rpc.InvokeWithCancellationAsync<int>("report", [5, progress], CancellationToken.None).Within();
 
         // StreamJsonRpc forgets a call's progress once its answer arrives: every report seen came before it.
         Assert.Equal(5, result);
@@ -37,7 +37,7 @@ public sealed class StreamsThroughRouterTests(ITestOutputHelper output)
 
         foreach (var method in new[] { "range", "rangePrefetch" })
         {
-            var values = await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>(method, [1000], CancellationToken.None).Bounded();
+            var values = await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>(method, [1000], CancellationToken.None).Within();
             var seen = new List<int>();
             await foreach (var value in values)
             {
@@ -54,7 +54,7 @@ public sealed class StreamsThroughRouterTests(ITestOutputHelper output)
     {
         await using var rig = await StreamRig.StartAsync(topology);
 
-        var sum = await rig.Caller.Rpc.InvokeWithCancellationAsync<long>("sum", [StreamMethods.RangeAsync(500)], CancellationToken.None).Bounded();
+        var sum = await rig.Caller.Rpc.InvokeWithCancellationAsync<long>("sum", [StreamMethods.RangeAsync(500)], CancellationToken.None).Within();
 
         Assert.Equal(Enumerable.Range(0, 500).Sum(), sum);
     }
@@ -65,7 +65,7 @@ public sealed class StreamsThroughRouterTests(ITestOutputHelper output)
     {
         await using var rig = await StreamRig.StartAsync(topology);
 
-        var values = await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("endless", [], CancellationToken.None).Bounded();
+        var values = await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("endless", [], CancellationToken.None).Within();
         var seen = 0;
         await foreach (var value in values)
         {
@@ -76,7 +76,7 @@ public sealed class StreamsThroughRouterTests(ITestOutputHelper output)
             }
         }
 
-        await rig.Methods.EndlessDisposed.Bounded();
+        await rig.Methods.EndlessDisposed.Within();
         Assert.Equal(10, seen);
     }
 
@@ -86,18 +86,18 @@ public sealed class StreamsThroughRouterTests(ITestOutputHelper output)
     {
         // No timeout can end a pull here: only the provider's disconnect can.
         await using var rig = await StreamRig.StartAsync(topology, o => o.CallTimeout = TimeSpan.FromMinutes(5));
-        var values = await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("endless", [], CancellationToken.None).Bounded();
+        var values = await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("endless", [], CancellationToken.None).Within();
         await using var enumerator = values.GetAsyncEnumerator();
         for (var i = 0; i < 5; i++)
         {
-            Assert.True(await enumerator.MoveNextAsync().Bounded());
+            Assert.True(await enumerator.MoveNextAsync().Within());
         }
 
         var clock = Stopwatch.StartNew();
         await rig.Provider.DisposeAsync();
         var ex = await Assert.ThrowsAsync<RemoteInvocationException>(async () =>
         {
-            while (await enumerator.MoveNextAsync().Bounded())
+            while (await enumerator.MoveNextAsync().Within())
             {
             }
         });
@@ -110,15 +110,15 @@ public sealed class StreamsThroughRouterTests(ITestOutputHelper output)
     public async Task CallerLeavesMidStream_TheProvidersEnumeratorIsDisposed(Topology topology)
     {
         await using var rig = await StreamRig.StartAsync(topology);
-        var values = await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("endless", [], CancellationToken.None).Bounded();
+        var values = await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("endless", [], CancellationToken.None).Within();
         var enumerator = values.GetAsyncEnumerator();
-        Assert.True(await enumerator.MoveNextAsync().Bounded());
-        Assert.True(await enumerator.MoveNextAsync().Bounded());
+        Assert.True(await enumerator.MoveNextAsync().Within());
+        Assert.True(await enumerator.MoveNextAsync().Within());
 
         // The caller goes without disposing its enumerator: the router tells the generator.
         await rig.Caller.DisposeAsync();
 
-        await rig.Methods.EndlessDisposed.Bounded();
+        await rig.Methods.EndlessDisposed.Within();
     }
 
     [TopologyTheory]
@@ -131,7 +131,7 @@ public sealed class StreamsThroughRouterTests(ITestOutputHelper output)
         {
             try
             {
-                await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("b.range", [0], CancellationToken.None).Bounded();
+                await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("b.range", [0], CancellationToken.None).Within();
                 return true;
             }
             catch (RemoteMethodNotFoundException)
@@ -141,10 +141,10 @@ public sealed class StreamsThroughRouterTests(ITestOutputHelper output)
         }, "the second provider is routed");
 
         // Each StreamJsonRpc generator numbers its enumerators from 1: both streams carry one token.
-        var first = (await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("range", [50], CancellationToken.None).Bounded()).GetAsyncEnumerator();
-        var other = (await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("b.range", [50], CancellationToken.None).Bounded()).GetAsyncEnumerator();
+        var first = (await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("range", [50], CancellationToken.None).Within()).GetAsyncEnumerator();
+        var other = (await rig.Caller.Rpc.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("b.range", [50], CancellationToken.None).Within()).GetAsyncEnumerator();
         var (a, b) = (new List<int>(), new List<int>());
-        while (await first.MoveNextAsync().Bounded() | await other.MoveNextAsync().Bounded())
+        while (await first.MoveNextAsync().Within() | await other.MoveNextAsync().Within())
         {
             a.Add(first.Current);
             b.Add(other.Current);
@@ -175,8 +175,8 @@ public sealed class StreamsThroughRouterTests(ITestOutputHelper output)
         await Eventually.TrueAsync(() => rig.Methods.ReportsDone == reported + 2, "the provider reported for both calls");
         hold.TrySetResult();
 
-        Assert.Equal(3, await myCall.Bounded());
-        Assert.Equal(4, await theirCall.Bounded());
+        Assert.Equal(3, await myCall.Within());
+        Assert.Equal(4, await theirCall.Within());
         Assert.Equal([3001, 3002, 3003], mine.Values);
         Assert.DoesNotContain(theirs.Values, v => v / 1000 != 4);
         output.WriteLine($"{topology}: the second caller got {theirs.Values.Length} of its 4 reports (the token was ambiguous while both calls were in flight).");

@@ -37,7 +37,7 @@ public sealed class TracingThroughRouterTests
         {
             traceId = root.TraceId;
             rootSpan = root.SpanId;
-            seen = await caller.Rpc.InvokeAsync<string>("whoami").Bounded();
+            seen = await caller.Rpc.InvokeAsync<string>("whoami").Within();
         }
 
         var routed = Assert.Single(await spans.WaitForAsync(traceId, "JsonRpc.Router", 1));

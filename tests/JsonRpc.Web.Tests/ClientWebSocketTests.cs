@@ -29,8 +29,8 @@ public sealed partial class ClientWebSocketTests(ITestOutputHelper output)
         await ws.PublishAsync("bye", RawJson.Parse("1")).Within(); // written just before dispose: still sent
         await ws.DisposeAsync();
 
-        await Bounded.UntilAsync(() => router.Router.GetStats().Connections == 0, "the router has let the client go");
-        await Bounded.UntilAsync(() => logs.Messages.Any(m => m.Contains("(leaver) closed:", StringComparison.Ordinal)), "the close is logged");
+        await Eventually.TrueAsync(() => router.Router.GetStats().Connections == 0, "the router has let the client go");
+        await Eventually.TrueAsync(() => logs.Messages.Any(m => m.Contains("(leaver) closed:", StringComparison.Ordinal)), "the close is logged");
         var closed = logs.Messages.Single(m => m.Contains("(leaver) closed:", StringComparison.Ordinal));
         output.WriteLine(closed);
         Assert.EndsWith("closed: ClientClosed.", closed);
@@ -89,12 +89,12 @@ public sealed partial class ClientWebSocketTests(ITestOutputHelper output)
 
         // A message over the router's limit: the router answers -32006 and closes the WebSocket (1009).
         await Assert.ThrowsAsync<JsonRpcConnectionLostException>(() => ws.CallAsync("keepAlive", RawJson.Parse("[\"" + new string('x', 2048) + "\"]")).AsTask().Within());
-        await Bounded.UntilAsync(() => states.Contains(JsonRpcClientState.Reconnecting), "the router drops the WebSocket");
-        await Bounded.UntilAsync(() => ws.State == JsonRpcClientState.Connected, "the client is back");
+        await Eventually.TrueAsync(() => states.Contains(JsonRpcClientState.Reconnecting), "the router drops the WebSocket");
+        await Eventually.TrueAsync(() => ws.State == JsonRpcClientState.Connected, "the client is back");
 
         await using var tcp = await JsonRpcClient.ConnectAsync("127.0.0.1", router.Port, new JsonRpcClientOptions { KeepAliveInterval = TimeSpan.FromMilliseconds(100) }).Within();
         RawJson answer = default;
-        await Bounded.UntilAsync(() =>
+        await Eventually.TrueAsync(() =>
         {
             // Registered again under its name, with its methods: callable from TCP.
             try

@@ -63,7 +63,7 @@ public sealed class HttpPostTests
         await using var provider = await ProviderAsync(router, release);
 
         var posting = PostAsync(router.RpcUri, """{"jsonrpc":"2.0","id":"q1","method":"add","params":[2,3]}""");
-        await Bounded.UntilAsync(() => router.Router.GetStats().PendingCalls == 1, "the call waits at the provider");
+        await Eventually.TrueAsync(() => router.Router.GetStats().PendingCalls == 1, "the call waits at the provider");
         Assert.False(posting.IsCompleted);
         release.SetResult();
 
@@ -72,7 +72,7 @@ public sealed class HttpPostTests
         var answer = await JsonBodyAsync(response);
         Assert.Equal("q1", answer.GetProperty("id").GetString());
         Json.IsResult(answer, "5");
-        await Bounded.UntilAsync(() => router.Router.GetStats().Connections == 1, "the request's connection is gone");
+        await Eventually.TrueAsync(() => router.Router.GetStats().Connections == 1, "the request's connection is gone");
         Assert.Equal(2, router.Router.GetStats().ConnectionsTotal);
     }
 
@@ -119,7 +119,7 @@ public sealed class HttpPostTests
         }
 
         // Events published over HTTP reach the TCP subscriber.
-        await Bounded.UntilAsync(() => events.Count == 3, "the three events arrive");
+        await Eventually.TrueAsync(() => events.Count == 3, "the three events arrive");
         Assert.Equal(["""{"n":1}""", """{"n":2}""", """{"n":3}"""], events.ToArray());
     }
 
@@ -161,7 +161,7 @@ public sealed class HttpPostTests
             Assert.Equal(HttpStatusCode.NoContent, sentinel.StatusCode);
         }
 
-        await Bounded.UntilAsync(() => !events.IsEmpty, "the sentinel arrives");
+        await Eventually.TrueAsync(() => !events.IsEmpty, "the sentinel arrives");
         Assert.Equal("""{"n":2}""", Assert.Single(events));
     }
 
@@ -205,7 +205,7 @@ public sealed class HttpPostTests
         using var reader = new StreamReader(stream, Encoding.ASCII);
         var status = await reader.ReadLineAsync().Within();
         Assert.StartsWith("HTTP/1.1 413", status);
-        await Bounded.UntilAsync(() => router.Router.GetStats().Connections == 0, "the request's connection is gone");
+        await Eventually.TrueAsync(() => router.Router.GetStats().Connections == 0, "the request's connection is gone");
         Assert.Equal(1, router.Router.GetStats().ConnectionsTotal);
     }
 

@@ -37,13 +37,13 @@ public sealed class OtlpExportTests(ITestOutputHelper output)
         var traceId = Convert.FromHexString(root.TraceId.ToHexString());
 
         // OTLP is protobuf: strings are there as UTF-8, the trace id as its 16 bytes.
-        await Bounded.UntilAsync(() => receiver.Traces.Any(body => Contains(body, traceId) && Contains(body, "otlp.echo"u8)), "the router's span reached the receiver");
+        await Eventually.TrueAsync(() => receiver.Traces.Any(body => Contains(body, traceId) && Contains(body, "otlp.echo"u8)), "the router's span reached the receiver");
         var traces = receiver.Traces.First(body => Contains(body, traceId));
         Assert.True(Contains(traces, "jsonrpc-router"u8), "service.name");
         Assert.True(Contains(traces, "rpc.system"u8) && Contains(traces, "jsonrpc"u8));
         Assert.True(Contains(traces, Convert.FromHexString(root.SpanId.ToHexString())), "the caller's span is the parent");
 
-        await Bounded.UntilAsync(() => receiver.Metrics.Any(body => Contains(body, "jsonrpc.router.calls.routed"u8)), "the router's metrics reached the receiver");
+        await Eventually.TrueAsync(() => receiver.Metrics.Any(body => Contains(body, "jsonrpc.router.calls.routed"u8)), "the router's metrics reached the receiver");
         output.WriteLine($"{receiver.Traces.Count} trace and {receiver.Metrics.Count} metric exports received");
     }
 

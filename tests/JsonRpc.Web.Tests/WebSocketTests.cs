@@ -126,7 +126,7 @@ public sealed class WebSocketTests
         await ws.SendFragmentedAsync(big, fragment: 512);
         Json.IsError(await ws.ReceiveJsonAsync(), RouterErrorCodes.MessageTooLarge);
         Assert.Equal(WebSocketCloseStatus.MessageTooBig, await ws.ReceiveCloseAsync());
-        await Bounded.UntilAsync(() => router.Router.GetStats().Connections == 0, "the connection is gone");
+        await Eventually.TrueAsync(() => router.Router.GetStats().Connections == 0, "the connection is gone");
     }
 
     [Fact]
@@ -171,7 +171,7 @@ public sealed class WebSocketTests
             await publisher.PublishAsync("flood", payload).Within();
         }
 
-        await Bounded.UntilAsync(() => router.Router.GetStats().Connections == 1, "the slow WebSocket client is dropped");
+        await Eventually.TrueAsync(() => router.Router.GetStats().Connections == 1, "the slow WebSocket client is dropped");
         Assert.Contains(logs.Messages, m => m.Contains("(slow) fell", StringComparison.Ordinal));
         Assert.Contains(logs.Messages, m => m.Contains("(slow) closed: OutboundLimitExceeded", StringComparison.Ordinal));
         Assert.Equal(JsonRpcClientState.Connected, publisher.State);
@@ -224,7 +224,7 @@ public sealed class WebSocketTests
             }
         }
 
-        await Bounded.UntilAsync(() => router.Router.GetStats().Connections == 0, "the slow unregistered client is dropped");
+        await Eventually.TrueAsync(() => router.Router.GetStats().Connections == 0, "the slow unregistered client is dropped");
         Assert.Contains(logs.Messages, m => m.Contains("(unregistered) fell", StringComparison.Ordinal));
         Assert.DoesNotContain(logs.Messages, m => m.Contains("(null)", StringComparison.Ordinal));
     }

@@ -7,5 +7,5 @@ public static class RouterHostExtensions
 {
     /// <summary>Connects a <see cref="JsonRpcClient"/> to the router, bounded by the test timeout.</summary>
     public static Task<JsonRpcClient> ConnectAsync(this RouterHost router, JsonRpcClientOptions? options = null)
-        => JsonRpcClient.ConnectAsync("127.0.0.1", router.Port, options).WaitAsync(Timeouts.Test);
+        => JsonRpcClient.ConnectAsync("127.0.0.1", router.Port, options).WaitAsync(Bounded.Timeout);
 }

@@ -4,19 +4,11 @@ namespace JsonRpc.Interop.Tests.Infrastructure;
 public static class Bounds
 {
     /// <summary>How long any single step of a test may take.</summary>
-    public static readonly TimeSpan Step = TimeSpan.FromSeconds(15);
+    public static readonly TimeSpan Step = JsonRpc.Testing.Bounded.Timeout;
 
     /// <summary>How long a handler that should be cancelled would run if it were not.</summary>
     public static readonly TimeSpan Forever = TimeSpan.FromSeconds(60);
 
     /// <summary>How soon a cancelled caller must see its call end (from the issue).</summary>
     public static readonly TimeSpan Cancel = TimeSpan.FromSeconds(1);
-
-    public static Task<T> Bounded<T>(this Task<T> task) => task.WaitAsync(Step);
-
-    public static Task Bounded(this Task task) => task.WaitAsync(Step);
-
-    public static Task<T> Bounded<T>(this ValueTask<T> task) => task.AsTask().WaitAsync(Step);
-
-    public static Task Bounded(this ValueTask task) => task.AsTask().WaitAsync(Step);
 }

@@ -62,16 +62,16 @@ public sealed class StreamJsonRpcPeer : IAsyncDisposable
     /// <summary><c>register_client</c>, then <c>register_method</c> for each of <paramref name="methods"/>.</summary>
     public async Task RegisterAsync(string name, params string[] methods)
     {
-        Assert.True(await Rpc.InvokeWithParameterObjectAsync<bool>("register_client", new { name }).Bounded());
+        Assert.True(await Rpc.InvokeWithParameterObjectAsync<bool>("register_client", new { name }).Within());
         foreach (var method in methods)
         {
-            Assert.True(await Rpc.InvokeWithParameterObjectAsync<bool>("register_method", new { method }).Bounded());
+            Assert.True(await Rpc.InvokeWithParameterObjectAsync<bool>("register_method", new { method }).Within());
         }
     }
 
     /// <summary><c>subscribe</c> to <paramref name="eventName"/>.</summary>
     public async Task SubscribeAsync(string eventName)
-        => Assert.True(await Rpc.InvokeWithParameterObjectAsync<bool>("subscribe", new { @event = eventName }).Bounded());
+        => Assert.True(await Rpc.InvokeWithParameterObjectAsync<bool>("subscribe", new { @event = eventName }).Within());
 
     public async ValueTask DisposeAsync()
     {

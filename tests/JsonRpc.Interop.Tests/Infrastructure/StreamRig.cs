@@ -117,7 +117,7 @@ public sealed class StreamRig : IAsyncDisposable
     {
         try
         {
-            return await caller.Rpc.InvokeWithCancellationAsync<int>("report", [0, new ProgressRecorder()], CancellationToken.None).Bounded() == 0;
+            return await caller.Rpc.InvokeWithCancellationAsync<int>("report", [0, new ProgressRecorder()], CancellationToken.None).Within() == 0;
         }
         catch (RemoteMethodNotFoundException)
         {
