@@ -1,4 +1,3 @@
-using System.Runtime.CompilerServices;
 using JsonRpc.Protocol;
 using Xunit.Abstractions;
 
@@ -83,8 +82,10 @@ public sealed class ReadmeTests(ITestOutputHelper output)
         Assert.Equal(Lines(Region()).Skip(1), Lines(block).Where(l => !l.StartsWith("using ", StringComparison.Ordinal)).Skip(1));
     }
 
-    private static string Region([CallerFilePath] string path = "")
+    private static string Region()
     {
+        // From the repository, not [CallerFilePath]: CI builds map source paths to /_/ (deterministic builds).
+        var path = Path.Combine(RepositoryLayout.Root, "tests", "JsonRpc.Client.Tests", "ReadmeTests.cs");
         // The markers as comment lines (a marker followed by its line's end), not the constants that spell them.
         var source = File.ReadAllText(path).ReplaceLineEndings("\n");
         var start = source.IndexOf(RegionStart + "\n", StringComparison.Ordinal) + RegionStart.Length;
