@@ -56,41 +56,17 @@ internal sealed class ConfigOption<T>(string name, string snake, string value, s
     public void Bind(IConfiguration section, T options) => bind(section, this, options);
 
     public static ConfigOption<T> Int(string name, string snake, string value, int defaultValue, string help, Action<T, int> set)
-        => new(name, snake, value, defaultValue.ToString(CultureInfo.InvariantCulture), help, (section, o, options) =>
-        {
-            if (JsonRpcRouterConfiguration.ReadInt(section, o.Name, o.Snake) is { } v)
-            {
-                set(options, v);
-            }
-        });
+        => Of(name, snake, value, defaultValue.ToString(CultureInfo.InvariantCulture), help, JsonRpcRouterConfiguration.ReadInt, set);
 
     public static ConfigOption<T> Long(string name, string snake, string value, string defaultText, string help, Action<T, long> set)
-        => new(name, snake, value, defaultText, help, (section, o, options) =>
-        {
-            if (JsonRpcRouterConfiguration.ReadLong(section, o.Name, o.Snake) is { } v)
-            {
-                set(options, v);
-            }
-        });
+        => Of(name, snake, value, defaultText, help, JsonRpcRouterConfiguration.ReadLong, set);
 
     /// <summary>A duration: a TimeSpan under the .NET name (<c>00:00:30</c>), milliseconds under the snake_case one.</summary>
     public static ConfigOption<T> Time(string name, string snake, TimeSpan defaultValue, string help, Action<T, TimeSpan> set)
-        => new(name, snake, "<ms>", ((long)defaultValue.TotalMilliseconds).ToString(CultureInfo.InvariantCulture), help, (section, o, options) =>
-        {
-            if (JsonRpcRouterConfiguration.ReadTime(section, o.Name, o.Snake) is { } v)
-            {
-                set(options, v);
-            }
-        });
+        => Of(name, snake, "<ms>", ((long)defaultValue.TotalMilliseconds).ToString(CultureInfo.InvariantCulture), help, JsonRpcRouterConfiguration.ReadTime, set);
 
     public static ConfigOption<T> Bool(string name, string snake, bool defaultValue, string help, Action<T, bool> set)
-        => new(name, snake, "[true|false]", defaultValue ? "true" : "false", help, (section, o, options) =>
-        {
-            if (JsonRpcRouterConfiguration.ReadBool(section, o.Name, o.Snake) is { } v)
-            {
-                set(options, v);
-            }
-        }, isFlag: true);
+        => Of(name, snake, "[true|false]", defaultValue ? "true" : "false", help, JsonRpcRouterConfiguration.ReadBool, set, isFlag: true);
 
     public static ConfigOption<T> Text(string name, string snake, string value, string? defaultValue, string help, Action<T, string> set)
         => new(name, snake, value, defaultValue ?? "none", help, (section, o, options) =>
@@ -100,4 +76,16 @@ internal sealed class ConfigOption<T>(string name, string snake, string value, s
                 set(options, v);
             }
         });
+
+    // A value read under either name with the reader of its kind, set only when present.
+    private static ConfigOption<T> Of<TValue>(string name, string snake, string value, string defaultText, string help,
+        Func<IConfiguration, string, string, TValue?> read, Action<T, TValue> set, bool isFlag = false)
+        where TValue : struct
+        => new(name, snake, value, defaultText, help, (section, o, options) =>
+        {
+            if (read(section, o.Name, o.Snake) is { } v)
+            {
+                set(options, v);
+            }
+        }, isFlag);
 }

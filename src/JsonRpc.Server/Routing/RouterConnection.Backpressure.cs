@@ -97,7 +97,10 @@ internal sealed partial class RouterConnection
     {
         if (!partial)
         {
-            Volatile.Write(ref _partialSince, 0);
+            if (Volatile.Read(ref _partialSince) != 0)
+            {
+                Volatile.Write(ref _partialSince, 0); // written only on a change: this runs after every read
+            }
         }
         else if (Volatile.Read(ref _partialSince) == 0)
         {
