@@ -56,7 +56,7 @@ public sealed class ContractInteropTests
         var target = new InteropCalculator();
         using var server = new StreamJsonRpc.JsonRpc(framing == PeerFraming.HeaderDelimited
             ? new HeaderDelimitedMessageHandler(stream, stream)
-            : new NewLineDelimitedMessageHandler(stream, stream, new SystemTextJsonFormatter()));
+            : JsonRpc.Peers.StreamJsonRpcNewline.Create(stream));
         server.AddLocalRpcTarget<IInteropCalculator>(target, null);
         server.StartListening();
         await using var client = await connecting.WaitAsync(Bounds.Step);

@@ -37,7 +37,7 @@ public class ContractCallBenchmarks
         _generated = _generatedClient.Attach<IBenchCalculator>();
 
         var (stream, _) = Serve(generatedServer);
-        var rpc = new StreamJsonRpc.JsonRpc(new NewLineDelimitedMessageHandler(stream, stream, new SystemTextJsonFormatter()));
+        var rpc = new StreamJsonRpc.JsonRpc(JsonRpc.Peers.StreamJsonRpcNewline.Create(stream));
         _streamJsonRpc = rpc.Attach<IBenchCalculator>();
         rpc.StartListening();
         _owned.Add(rpc);

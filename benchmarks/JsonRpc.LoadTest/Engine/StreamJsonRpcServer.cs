@@ -43,7 +43,7 @@ internal sealed class StreamJsonRpcServer : IAsyncDisposable
                 var socket = await _listener.AcceptSocketAsync(_stop.Token).ConfigureAwait(false);
                 socket.NoDelay = true;
                 var stream = new NetworkStream(socket, ownsSocket: true);
-                var rpc = new StreamJsonRpc.JsonRpc(new NewLineDelimitedMessageHandler(stream, stream, new SystemTextJsonFormatter()));
+                var rpc = new StreamJsonRpc.JsonRpc(JsonRpc.Peers.StreamJsonRpcNewline.Create(stream));
                 rpc.AddLocalRpcTarget(new StreamJsonRpcEchoTarget());
                 rpc.StartListening();
                 lock (_connections)

@@ -26,7 +26,7 @@ public sealed class StreamJsonRpcPeer : IAsyncDisposable
             await tcp.ConnectAsync(IPAddress.Loopback, port).WaitAsync(Bounds.Step);
             var stream = tcp.GetStream();
             IJsonRpcMessageHandler handler = framing == PeerFraming.NewlineSystemTextJson
-                ? new NewLineDelimitedMessageHandler(stream, stream, new SystemTextJsonFormatter())
+                ? JsonRpc.Peers.StreamJsonRpcNewline.Create(stream)
                 : new HeaderDelimitedMessageHandler(stream, stream);
             var rpc = new StreamJsonRpc.JsonRpc(handler);
             setup?.Invoke(rpc);
