@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using JsonRpc.Server;
-using JsonRpc.Server.Tests.Infrastructure;
 using JsonRpc.Testing;
 
 namespace JsonRpc.Cluster.Tests;

@@ -1,6 +1,5 @@
 using JsonRpc.Server;
 using JsonRpc.Server.Cluster;
-using JsonRpc.Server.Tests.Infrastructure;
 using JsonRpc.Testing;
 
 namespace JsonRpc.Cluster.Tests;

@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Text.Json;
 using JsonRpc.Server;
-using JsonRpc.Server.Tests.Infrastructure;
 
 namespace JsonRpc.Cluster.Tests;
 

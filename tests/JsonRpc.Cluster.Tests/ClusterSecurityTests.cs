@@ -1,5 +1,4 @@
 using JsonRpc.Server.Cluster;
-using JsonRpc.Server.Tests.Infrastructure;
 using JsonRpc.Testing;
 using Microsoft.Extensions.Logging;
 using NATS.NKeys;

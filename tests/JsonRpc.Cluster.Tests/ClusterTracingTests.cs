@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using JsonRpc.Server.Tests.Infrastructure;
 
 namespace JsonRpc.Cluster.Tests;
 

@@ -1,5 +1,4 @@
 using JsonRpc.Server.Cluster;
-using JsonRpc.Server.Tests.Infrastructure;
 using JsonRpc.Testing;
 
 namespace JsonRpc.Cluster.Tests;

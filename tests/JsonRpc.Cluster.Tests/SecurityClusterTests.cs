@@ -1,6 +1,6 @@
 using System.Text;
 using JsonRpc.Server;
-using static JsonRpc.Server.Tests.Infrastructure.SecurityKit;
+using static JsonRpc.Testing.Lines.SecurityKit;
 
 namespace JsonRpc.Cluster.Tests;
 

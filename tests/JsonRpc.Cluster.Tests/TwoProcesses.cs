@@ -1,4 +1,3 @@
-using JsonRpc.Server.Tests.Infrastructure;
 using JsonRpc.Testing;
 
 namespace JsonRpc.Cluster.Tests;

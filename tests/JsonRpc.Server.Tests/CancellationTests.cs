@@ -1,6 +1,5 @@
 using System.Text.Json;
 using JsonRpc.Protocol;
-using JsonRpc.Server.Tests.Infrastructure;
 
 namespace JsonRpc.Server.Tests;
 

@@ -1,6 +1,5 @@
 using System.Text;
 using System.Text.Json;
-using JsonRpc.Server.Tests.Infrastructure;
 
 namespace JsonRpc.Server.Tests;
 

@@ -1,4 +1,3 @@
-using JsonRpc.Server.Tests.Infrastructure;
 using JsonRpc.Server.Transport;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.Extensions.DependencyInjection;

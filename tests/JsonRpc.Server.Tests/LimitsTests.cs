@@ -1,6 +1,5 @@
 using System.Net.Sockets;
 using System.Text;
-using JsonRpc.Server.Tests.Infrastructure;
 
 namespace JsonRpc.Server.Tests;
 

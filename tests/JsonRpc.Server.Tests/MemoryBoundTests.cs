@@ -2,7 +2,6 @@ using System.IO.Pipelines;
 using System.Text;
 using System.Text.Json;
 using Microsoft.Extensions.Options;
-using JsonRpc.Server.Tests.Infrastructure;
 using JsonRpc.Testing;
 
 namespace JsonRpc.Server.Tests;

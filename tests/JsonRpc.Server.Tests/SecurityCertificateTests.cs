@@ -5,14 +5,13 @@ using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 using System.Text;
 using System.Text.Json;
-using JsonRpc.Server.Tests.Infrastructure;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
-using static JsonRpc.Server.Tests.Infrastructure.SecurityKit;
+using static JsonRpc.Testing.Lines.SecurityKit;
 
 namespace JsonRpc.Server.Tests;
 

@@ -1,10 +1,9 @@
 using System.Diagnostics;
 using System.Text;
 using System.Text.RegularExpressions;
-using JsonRpc.Server.Tests.Infrastructure;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Logging;
-using static JsonRpc.Server.Tests.Infrastructure.SecurityKit;
+using static JsonRpc.Testing.Lines.SecurityKit;
 
 namespace JsonRpc.Server.Tests;
 

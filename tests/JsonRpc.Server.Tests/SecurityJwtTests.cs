@@ -1,9 +1,8 @@
 using System.Security.Cryptography;
 using System.Text;
-using JsonRpc.Server.Tests.Infrastructure;
 using Microsoft.IdentityModel.JsonWebTokens;
 using Microsoft.IdentityModel.Tokens;
-using static JsonRpc.Server.Tests.Infrastructure.SecurityKit;
+using static JsonRpc.Testing.Lines.SecurityKit;
 
 namespace JsonRpc.Server.Tests;
 

@@ -1,6 +1,5 @@
 using System.Text.Json;
-using JsonRpc.Server.Tests.Infrastructure;
-using static JsonRpc.Server.Tests.Infrastructure.SecurityKit;
+using static JsonRpc.Testing.Lines.SecurityKit;
 
 namespace JsonRpc.Server.Tests;
 

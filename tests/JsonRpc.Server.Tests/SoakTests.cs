@@ -1,7 +1,6 @@
 using JsonRpc.LoadTest;
 using JsonRpc.LoadTest.Report;
 using JsonRpc.LoadTest.Soak;
-using JsonRpc.Server.Tests.Infrastructure;
 
 namespace JsonRpc.Server.Tests;
 

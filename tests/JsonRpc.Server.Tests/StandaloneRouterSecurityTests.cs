@@ -1,7 +1,6 @@
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.RegularExpressions;
-using JsonRpc.Server.Tests.Infrastructure;
 
 namespace JsonRpc.Server.Tests;
 

@@ -1,5 +1,4 @@
 using System.Text.RegularExpressions;
-using JsonRpc.Server.Tests.Infrastructure;
 
 namespace JsonRpc.Server.Tests;
 

@@ -1,6 +1,6 @@
 using System.Text.Json;
 
-namespace JsonRpc.Server.Tests.Infrastructure;
+namespace JsonRpc.Testing.Lines;
 
 /// <summary>Assertions on JSON-RPC answers.</summary>
 public static class Answer

@@ -1,7 +1,8 @@
+using JsonRpc.Server;
 using System.Text.Json;
 using Microsoft.Extensions.Logging;
 
-namespace JsonRpc.Server.Tests.Infrastructure;
+namespace JsonRpc.Testing.Lines;
 
 /// <summary>Routers with a security policy, and assertions on the router's refusals.</summary>
 public static class SecurityKit

@@ -3,7 +3,7 @@ using System.Net.Sockets;
 using System.Text;
 using System.Text.Json;
 
-namespace JsonRpc.Server.Tests.Infrastructure;
+namespace JsonRpc.Testing.Lines;
 
 /// <summary>A raw TCP client speaking newline-delimited JSON, with a timeout on every read.</summary>
 public sealed class LineClient : IAsyncDisposable

@@ -1,8 +1,9 @@
+using JsonRpc.Server;
 using JsonRpc.Testing;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.Extensions.DependencyInjection;
 
-namespace JsonRpc.Server.Tests.Infrastructure;
+namespace JsonRpc.Testing.Lines;
 
 /// <summary>Starts the shared <see cref="RouterHost"/> with this suite's defaults, and connects raw line clients to it.</summary>
 public static class RouterServer

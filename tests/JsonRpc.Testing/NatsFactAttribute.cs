@@ -1,6 +1,5 @@
-using JsonRpc.Testing;
 
-namespace JsonRpc.Server.Tests.Infrastructure;
+namespace JsonRpc.Testing;
 
 /// <summary>A test that needs a real nats-server: skipped, saying so, where none is installed (CI installs Debian's).</summary>
 [AttributeUsage(AttributeTargets.Method)]

@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Logging;
 
-namespace JsonRpc.Server.Tests.Infrastructure;
+namespace JsonRpc.Testing;
 
 /// <summary>Sends the router's logs to the test's output.</summary>
 public sealed class TestOutputLoggerProvider(ITestOutputHelper output) : ILoggerProvider
