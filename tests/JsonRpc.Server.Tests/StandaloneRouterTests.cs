@@ -12,17 +12,15 @@ public sealed partial class StandaloneRouterTests(ITestOutputHelper output)
     [GeneratedRegex(@"listening on tcp://127\.0\.0\.1:(\d+)")]
     private static partial Regex ListeningLine();
 
-    [Fact]
-    public async Task Router_Process_ServesCallsAndShutsDownGracefullyOnSigint()
+    // SIGINT as Ctrl+C sends it (RouterProcess starts the router so that it hears SIGINT even where this test run
+    // ignores it), SIGTERM as a service manager or `docker stop` sends it.
+    [Theory]
+    [InlineData(ChildProcess.SigInt)]
+    [InlineData(ChildProcess.SigTerm)]
+    public async Task Router_Process_ServesCallsAndShutsDownGracefullyOnSignal(int signal)
     {
-        // A shell starts background commands with SIGINT ignored, and an ignored signal stays ignored in children, so
-        // that a router started from such a test run would never see Ctrl+C. Then it is started through coreutils'
-        // `env --default-signal=INT`, which gives it SIGINT's default: the test always sends the real Ctrl+C signal.
-        var dll = RepositoryLayout.BuiltFile(Path.Combine("src", "JsonRpc.Router"), "JsonRpc.Router.dll");
-        string[] args = ["--port", "0", "--shutdown_timeout_ms", "200", "--call_timeout_ms", "20000"];
-        await using var process = ChildProcess.IsIgnoredHere(ChildProcess.SigInt)
-            ? ChildProcess.Start("env", ["--default-signal=INT", ChildProcess.DotnetHost, dll, .. args], workingDirectory: Path.GetDirectoryName(dll))
-            : ChildProcess.StartDotnet(dll, args);
+        await using var router = RouterProcess.Start("--port", "0", "--shutdown_timeout_ms", "200", "--call_timeout_ms", "20000");
+        var process = router.Process;
         try
         {
             var listening = await process.WaitForLineAsync(ListeningLine(), Bound);
@@ -35,7 +33,7 @@ public sealed partial class StandaloneRouterTests(ITestOutputHelper output)
             await caller.SendAsync(LineClient.Request("waiting", "slow"));
             await provider.ReadAsync(Bound);
 
-            process.Signal(ChildProcess.SigInt); // as Ctrl+C
+            process.Signal(signal);
             var answer = await caller.ReadAsync(Bound);
             Answer.IsError(answer, RouterErrorCodes.ShuttingDown);
             Assert.Equal("waiting", answer.GetProperty("id").GetString());

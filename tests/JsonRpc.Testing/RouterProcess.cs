@@ -32,8 +32,15 @@ public sealed partial class RouterProcess : IAsyncDisposable
     [GeneratedRegex(@"listening on (?:tcp|tls)://127\.0\.0\.1:(\d+)")]
     private static partial Regex ListeningLine();
 
-    /// <summary>Starts <c>dotnet JsonRpc.Router.dll</c> with <paramref name="args"/>; does not wait for anything.</summary>
-    public static RouterProcess Start(params string[] args) => new(ChildProcess.StartDotnet(Dll, args));
+    /// <summary>
+    /// Starts <c>dotnet JsonRpc.Router.dll</c> with <paramref name="args"/>; does not wait for anything. Where this
+    /// process ignores SIGINT (a shell starts background commands so, and an ignored signal stays ignored in children),
+    /// the router is started through coreutils' <c>env --default-signal=INT</c> (which then execs it), so that it always
+    /// hears Ctrl+C as a user's router would.
+    /// </summary>
+    public static RouterProcess Start(params string[] args) => new(ChildProcess.IsIgnoredHere(ChildProcess.SigInt)
+        ? ChildProcess.Start("env", ["--default-signal=INT", ChildProcess.DotnetHost, Dll, .. args], workingDirectory: Path.GetDirectoryName(Dll))
+        : ChildProcess.StartDotnet(Dll, args));
 
     /// <summary>
     /// Starts the router on 127.0.0.1 and a port it picks (<c>--port 0</c>, then <paramref name="args"/>) and waits,
@@ -61,12 +68,8 @@ public sealed partial class RouterProcess : IAsyncDisposable
     /// <inheritdoc cref="ChildProcess.WaitForExitAsync"/>
     public Task<int> WaitForExitAsync(TimeSpan timeout) => Process.WaitForExitAsync(timeout);
 
-    /// <summary>
-    /// Asks the router to shut down gracefully, as Ctrl+C does: SIGINT, or SIGTERM (the same graceful path) where SIGINT
-    /// is ignored in this process and so in its children (see <see cref="ChildProcess.IsIgnoredHere"/>).
-    /// </summary>
-    public void Interrupt()
-        => Process.Signal(ChildProcess.IsIgnoredHere(ChildProcess.SigInt) ? ChildProcess.SigTerm : ChildProcess.SigInt);
+    /// <summary>Asks the router to shut down gracefully, as Ctrl+C does: SIGINT, always (see <see cref="Start"/>).</summary>
+    public void Interrupt() => Process.Signal(ChildProcess.SigInt);
 
     /// <summary>Kills it at once (SIGKILL): no shutdown, no goodbye to anyone.</summary>
     public void Kill() => Process.Kill();
