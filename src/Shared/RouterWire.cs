@@ -32,4 +32,20 @@ internal static class RouterWire
 
     /// <summary><c>subscribe</c>'s and <c>unsubscribe</c>'s event name.</summary>
     public const string EventMember = "event";
+
+    /// <summary><c>register_method</c>'s flag for a method only one client may provide.</summary>
+    public const string ExclusiveMember = "exclusive";
+
+    // The same members as UTF-8, for the router's readers (a u8 literal cannot be made from a const string).
+    public static ReadOnlySpan<byte> NameMemberUtf8 => "name"u8;
+
+    public static ReadOnlySpan<byte> TokenMemberUtf8 => "token"u8;
+
+    public static ReadOnlySpan<byte> MethodMemberUtf8 => "method"u8;
+
+    public static ReadOnlySpan<byte> DescriptionMemberUtf8 => "description"u8;
+
+    public static ReadOnlySpan<byte> EventMemberUtf8 => "event"u8;
+
+    public static ReadOnlySpan<byte> ExclusiveMemberUtf8 => "exclusive"u8;
 }

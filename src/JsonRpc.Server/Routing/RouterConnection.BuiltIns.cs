@@ -94,8 +94,8 @@ internal sealed partial class RouterConnection
 
     private void RegisterClient(ReadOnlySpan<byte> @params, in BuiltInCall call)
     {
-        if (!ParamReader.TryGetString(@params, "name"u8, 0, required: true, out var name, out var problem)
-            || !ParamReader.TryGetString(@params, "token"u8, 1, required: false, out var token, out problem))
+        if (!ParamReader.TryGetString(@params, RouterWire.NameMemberUtf8, 0, required: true, out var name, out var problem)
+            || !ParamReader.TryGetString(@params, RouterWire.TokenMemberUtf8, 1, required: false, out var token, out problem))
         {
             call.Fail(JsonRpcErrorCodes.InvalidParams, "Invalid params", problem);
             return;
@@ -160,7 +160,7 @@ internal sealed partial class RouterConnection
     private void ChangeRoute(BuiltInMethod method, ReadOnlySpan<byte> @params, in BuiltInCall call)
     {
         var isMethod = method is BuiltInMethod.RegisterMethod or BuiltInMethod.UnregisterMethod;
-        var key = isMethod ? "method"u8 : "event"u8;
+        var key = isMethod ? RouterWire.MethodMemberUtf8 : RouterWire.EventMemberUtf8;
         if (!ParamReader.TryGetString(@params, key, 0, required: true, out var name, out var problem))
         {
             call.Fail(JsonRpcErrorCodes.InvalidParams, "Invalid params", problem);
@@ -170,7 +170,7 @@ internal sealed partial class RouterConnection
         var exclusive = false;
         byte[]? description = null;
         if (method == BuiltInMethod.RegisterMethod
-            && (!ParamReader.TryGetBool(@params, "exclusive"u8, 1, out exclusive, out problem) || !TryGetDescription(@params, out description, out problem)))
+            && (!ParamReader.TryGetBool(@params, RouterWire.ExclusiveMemberUtf8, 1, out exclusive, out problem) || !TryGetDescription(@params, out description, out problem)))
         {
             call.Fail(JsonRpcErrorCodes.InvalidParams, "Invalid params", problem);
             return;

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Text.Json;
+using JsonRpc.Protocol;
 using JsonRpc.Server.RouterProtocol;
 
 namespace JsonRpc.Server.Routing;
@@ -29,7 +30,7 @@ internal sealed partial class RouterConnection
     /// <summary>Reads <c>register_method</c>'s optional <c>description</c> (by name, or third by position).</summary>
     private static bool TryGetDescription(ReadOnlySpan<byte> @params, out byte[]? description, out string? problem)
     {
-        if (!ParamReader.TryGetObject(@params, "description"u8, 2, MaxDescriptionBytes, out description, out problem) || description is null)
+        if (!ParamReader.TryGetObject(@params, RouterWire.DescriptionMemberUtf8, 2, MaxDescriptionBytes, out description, out problem) || description is null)
         {
             return problem is null;
         }

@@ -1,4 +1,5 @@
 using System.Text;
+using JsonRpc.Protocol;
 using JsonRpc.Server.Diagnostics;
 using JsonRpc.Server.RouterProtocol;
 using JsonRpc.Server.Security;
@@ -335,7 +336,7 @@ internal sealed partial class RouterConnection
 
     private void AuthenticateCall(ReadOnlySpan<byte> @params, in BuiltInCall call)
     {
-        if (!ParamReader.TryGetString(@params, "token"u8, 0, required: true, out var token, out var problem))
+        if (!ParamReader.TryGetString(@params, RouterWire.TokenMemberUtf8, 0, required: true, out var token, out var problem))
         {
             call.Fail(JsonRpc.Protocol.JsonRpcErrorCodes.InvalidParams, "Invalid params", problem);
             return;
