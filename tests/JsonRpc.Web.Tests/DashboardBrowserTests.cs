@@ -72,6 +72,7 @@ public sealed class DashboardBrowserTests(ITestOutputHelper output)
         var result = page.Locator("#call-result[data-state='ok']");
         await result.WaitForAsync(new() { Timeout = WaitMs });
         Assert.Equal("42", (await result.InnerTextAsync()).Trim());
+        await AssertCallFormOnOneRowAsync(page, "#call-params-label");
 
         // The live chart: traffic from a WebSocket client (calls, and a few errors) shows within the next updates.
         await using var caller = await JsonRpcClient.ConnectAsync(router.WebSocketUri).Within();
@@ -125,6 +126,7 @@ public sealed class DashboardBrowserTests(ITestOutputHelper output)
         Assert.Equal("text", await page.Locator("#call-fields [data-param='text']").GetAttributeAsync("type"));
         Assert.Equal("select", await page.Locator("#call-fields [data-param='shout']").EvaluateAsync<string>("e => e.tagName.toLowerCase()"));
         Assert.True(await page.Locator("#call-params-label").IsHiddenAsync());
+        await AssertCallFormOnOneRowAsync(page, "#call-fields label.param");
 
         await page.FillAsync("#call-fields [data-param='text']", "ab");
         await page.FillAsync("#call-fields [data-param='times']", "3");
@@ -142,6 +144,30 @@ public sealed class DashboardBrowserTests(ITestOutputHelper output)
             Assert.Empty(consoleErrors);
         }
     }
+
+    /// <summary>
+    /// The call form reads left to right on one row: the method's label and the (first) params label on one line, the
+    /// method box and the params box beginning on one line, the button beside them, and the description under them.
+    /// </summary>
+    private static async Task AssertCallFormOnOneRowAsync(IPage page, string paramsLabel)
+    {
+        var method = await BoxAsync(page, "#call-method-label");
+        var @params = await BoxAsync(page, paramsLabel);
+        var input = await BoxAsync(page, "#call-method");
+        var firstParam = await BoxAsync(page, paramsLabel + " :is(input, select, textarea)");
+        var button = await BoxAsync(page, "#call-submit");
+        var summary = await BoxAsync(page, "#call-summary");
+        const float Tolerance = 2;
+        Assert.InRange(@params.Y - method.Y, -Tolerance, Tolerance);
+        Assert.InRange(firstParam.Y - input.Y, -Tolerance, Tolerance);
+        Assert.InRange(button.Y - input.Y, -Tolerance, Tolerance);
+        Assert.True(method.X + method.Width <= @params.X && @params.X + @params.Width <= button.X,
+            $"Expected method, params and button from left to right: {method.X}, {@params.X}, {button.X}.");
+        Assert.True(summary.Y >= input.Y + input.Height, $"Expected the description under the form's row: {summary.Y} < {input.Y + input.Height}.");
+    }
+
+    private static async Task<LocatorBoundingBoxResult> BoxAsync(IPage page, string selector)
+        => await page.Locator(selector).First.BoundingBoxAsync() ?? throw new Xunit.Sdk.XunitException($"{selector} is not visible.");
 
     private const string NarrowToken = "billing-web-token-5f1e";
     private const string MonitorToken = "ops-token-9c2a";
