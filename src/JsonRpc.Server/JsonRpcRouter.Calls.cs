@@ -74,6 +74,11 @@ public sealed partial class JsonRpcRouter
     /// <summary>Answers the caller with an error instead.</summary>
     internal void FailCall(RoutedCall call, int code, string message, string? data = null)
     {
+        if (call.ReadAhead && TryKeepReadAheadFailure(call, code, message, data))
+        {
+            return; // the router's own pull: its consumer's next pull gets the error
+        }
+
         Interlocked.Increment(ref Counters.Errors);
         ReplyWriter.Error(call.Caller, call.Batch, call.CallerId, code, message, data, announced: true);
         if (call.Activity is { } activity)

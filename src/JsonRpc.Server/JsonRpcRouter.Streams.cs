@@ -63,6 +63,7 @@ public sealed partial class JsonRpcRouter
         stream.Consumer.DetachStream(stream);
         stream.Generator.DetachStream(stream);
         stream.Consumer.Ledger.ReleaseStream(EnumeratorStream.Cost);
+        DropReadAhead(stream);
         Interlocked.Increment(ref StreamCounters.StreamsEnded);
         if (abortGenerator && !stream.Generator.IsClosing)
         {
@@ -129,5 +130,6 @@ internal sealed class StreamCounters
     public long StreamsOpened;
     public long StreamsEnded;
     public long Pulls;
+    public long ReadAheads;
     public long AbortsSent;
 }

@@ -115,6 +115,15 @@ public sealed class JsonRpcRouterOptions
     public TimeSpan MaxPenaltyDelay { get; set; } = TimeSpan.FromSeconds(1);
 
     /// <summary>
+    /// Whether the router reads one batch ahead of the consumer of a StreamJsonRpc async enumerable whose generator
+    /// prefetches (it sent values with its token: <c>WithPrefetchAsync</c>), so that the consumer's next pull is
+    /// answered from the router instead of crossing it (<c>stream_read_ahead</c>). Such a generator already runs ahead
+    /// of its consumer; one without prefetch is never read ahead. The batch kept counts against the consumer's
+    /// <see cref="MaxOutboundBufferSize"/>. Default true.
+    /// </summary>
+    public bool StreamReadAhead { get; set; } = true;
+
+    /// <summary>
     /// On shutdown, how long calls already routed may still be answered before the rest fail with
     /// <see cref="RouterErrorCodes.ShuttingDown"/> (<c>shutdown_timeout_ms</c>). Default 5 s.
     /// </summary>

@@ -10,16 +10,27 @@ namespace JsonRpc.Interop.Tests;
 /// </summary>
 public sealed class StreamWireTests
 {
-    private static async Task<(RawPeer Generator, RawPeer Consumer, long RouterToken)> OpenStreamAsync(RouterHost router, string generatorToken)
+    /// <summary>
+    /// Opens a stream of <paramref name="generatorToken"/> from a generator to a consumer. Without
+    /// <paramref name="values"/> the generator sends its token alone, as StreamJsonRpc does without prefetch (the router
+    /// then pulls only when the consumer does); with them it prefetches (and the router reads ahead).
+    /// </summary>
+    internal static async Task<(RawPeer Generator, RawPeer Consumer, long RouterToken)> OpenStreamAsync(RouterHost router, string generatorToken, string? values = null)
     {
         var generator = await RawPeer.ConnectRegisteredAsync(router.Port, "generator", "items");
         var consumer = await RawPeer.ConnectRegisteredAsync(router.Port, "consumer");
         await consumer.SendAsync("""{"jsonrpc":"2.0","id":"s","method":"items","params":[]}""");
         var (_, callId) = await generator.ReadCallAsync("items");
-        await generator.SendAsync($$$"""{"jsonrpc":"2.0","id":{{{callId}}},"result":{"token":{{{generatorToken}}},"values":[1,2]}}""");
+        var members = values is null ? "" : $$$""","values":{{{values}}}""";
+        await generator.SendAsync($$$"""{"jsonrpc":"2.0","id":{{{callId}}},"result":{"token":{{{generatorToken}}}{{{members}}}}}""");
         using var answer = JsonDocument.Parse(await consumer.ReadLineAsync());
         var result = answer.RootElement.GetProperty("result");
-        Assert.Equal("[1,2]", result.GetProperty("values").GetRawText());
+        Assert.Equal(values is not null, result.TryGetProperty("values", out var sent));
+        if (values is not null)
+        {
+            Assert.Equal(values, sent.GetRawText());
+        }
+
         return (generator, consumer, result.GetProperty("token").GetInt64());
     }
 

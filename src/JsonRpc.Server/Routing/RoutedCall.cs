@@ -40,6 +40,9 @@ internal sealed class RoutedCall
     private List<Streams.ProgressToken>? _progress;
     internal bool ProgressRouted;
     internal Streams.EnumeratorStream? Pull;
+
+    /// <summary>The router's own pull of <see cref="Pull"/> ahead of its consumer, not yet taken over by the consumer's pull.</summary>
+    internal bool ReadAhead;
     internal List<Streams.EnumeratorStream>? ArgumentStreams;
 
     /// <summary>The progress tokens the call's params may carry (empty for most calls), kept with the pooled call.</summary>
@@ -65,6 +68,20 @@ internal sealed class RoutedCall
         _callerIdLength = callerId.Length;
     }
 
+    /// <summary>A consumer's pull takes over the router's read-ahead: the answer now goes to it, under its id.</summary>
+    public void Adopt(ReadOnlySpan<byte> callerId, BatchReply? batch)
+    {
+        Batch = batch;
+        if (callerId.Length > _callerId.Length)
+        {
+            _callerId = new byte[callerId.Length];
+        }
+
+        callerId.CopyTo(_callerId);
+        _callerIdLength = callerId.Length;
+        ReadAhead = false;
+    }
+
     public void Clear()
     {
         Caller = null!;
@@ -78,6 +95,7 @@ internal sealed class RoutedCall
         _progress?.Clear();
         ProgressRouted = false;
         Pull = null;
+        ReadAhead = false;
         ArgumentStreams = null;
         if (_callerId.Length > RetainedIdCapacity)
         {

@@ -34,7 +34,7 @@ internal sealed partial class RouterConnection
         var pending = Interlocked.Increment(ref _pendingAsCaller);
         if (pending <= _router.Options.MaxPendingCallsPerConnection || IsPeer)
         {
-            if (TryBeginIdentityCall(pending, batch, idToken))
+            if (TryBeginIdentityCall(pending, batch, idToken, reply: true))
             {
                 return true;
             }
@@ -46,6 +46,22 @@ internal sealed partial class RouterConnection
         Interlocked.Decrement(ref _pendingAsCaller);
         Fail(batch, idToken, RouterErrorCodes.TooManyPendingCalls, "Too many pending calls",
             $"At most {_router.Options.MaxPendingCallsPerConnection} calls may wait for answers at once.");
+        return false;
+    }
+
+    /// <summary>
+    /// Counts the router's own read-ahead pull for this consumer like a call of its own, silently: at its pending or
+    /// in-flight limit, there is simply no read-ahead (the consumer's pull then goes to the generator itself).
+    /// </summary>
+    internal bool TryBeginReadAhead()
+    {
+        var pending = Interlocked.Increment(ref _pendingAsCaller);
+        if ((pending <= _router.Options.MaxPendingCallsPerConnection || IsPeer) && TryBeginIdentityCall(pending, null, default, reply: false))
+        {
+            return true;
+        }
+
+        Interlocked.Decrement(ref _pendingAsCaller);
         return false;
     }
 

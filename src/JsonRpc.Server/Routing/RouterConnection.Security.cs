@@ -218,7 +218,7 @@ internal sealed partial class RouterConnection
     /// Calls are charged to the identity the connection had when its first pending call began, until none is pending,
     /// so that a reload in between never unbalances the count.
     /// </summary>
-    private bool TryBeginIdentityCall(int pending, BatchReply? batch, ReadOnlySpan<byte> idToken)
+    private bool TryBeginIdentityCall(int pending, BatchReply? batch, ReadOnlySpan<byte> idToken, bool reply)
     {
         if (pending == 1)
         {
@@ -229,6 +229,11 @@ internal sealed partial class RouterConnection
         if (state is null || state.TryBeginCall(out var limit))
         {
             return true;
+        }
+
+        if (!reply)
+        {
+            return false; // the router's own read-ahead: no refusal to report, it just does not happen
         }
 
         Interlocked.Increment(ref state.Refusals);

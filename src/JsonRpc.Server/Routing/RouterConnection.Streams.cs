@@ -160,8 +160,14 @@ internal sealed partial class RouterConnection
         if (call.Pull is { } pull)
         {
             // Settled before the answer goes: the consumer may send its next pull the moment it has this one.
+            var goesOn = info.Kind == JsonRpcMessageKind.Response && !StreamScanner.IsFinished(message[info.Result]);
+            if (pull.ReadsAhead && _router.TryKeepReadAhead(call, pull, message, info.IdToken, finished: !goesOn))
+            {
+                return; // the router's own pull: kept for the consumer's next
+            }
+
             call.Pull = null;
-            if (info.Kind == JsonRpcMessageKind.Response && !StreamScanner.IsFinished(message[info.Result]))
+            if (goesOn)
             {
                 Volatile.Write(ref pull.Pulling, 0);
             }
@@ -169,6 +175,14 @@ internal sealed partial class RouterConnection
             {
                 _router.EndStream(pull, abortGenerator: false);
             }
+
+            _router.CompleteCall(call, message, info.IdToken);
+            if (goesOn)
+            {
+                _router.ReadAhead(pull); // the consumer has this batch: fetch the next while it works through it
+            }
+
+            return;
         }
         else if (info.Kind == JsonRpcMessageKind.Response && StreamScanner.MayHoldEnumerable(message[info.Result]))
         {
@@ -200,6 +214,10 @@ internal sealed partial class RouterConnection
             return;
         }
 
+        // A generator that sent values with its token prefetches: the router may read that stream ahead too.
+        var prefetched = _router.Options.StreamReadAhead && StreamScanner.TryFindPrefetchedRootToken(result, out var rootToken)
+            ? rootToken.GetOffsetAndLength(result.Length).Offset
+            : -1;
         var edits = t_edits ??= [];
         edits.Clear();
         edits.Add(StreamMessages.Edit.Of(info.IdToken, 0, message.Length, call.CallerId.ToArray()));
@@ -225,11 +243,24 @@ internal sealed partial class RouterConnection
                 return;
             }
 
+            if (range.GetOffsetAndLength(result.Length).Offset == prefetched)
+            {
+                stream.LastBatchBytes = message.Length;
+                stream.ReadsAhead = true;
+            }
+
             (opened ??= []).Add(stream);
             edits.Add(StreamMessages.Edit.Of(range, resultStart, result.Length, JsonRpcRouter.TokenBytes(stream.Token)));
         }
 
         _router.CompleteCallAs(call, StreamMessages.Splice(message, edits));
+        foreach (var stream in opened!)
+        {
+            if (stream.ReadsAhead)
+            {
+                _router.ReadAhead(stream); // the consumer has the first batch: fetch the next while it works through it
+            }
+        }
     }
 
     /// <summary>
@@ -257,7 +288,19 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        if (!abort && Interlocked.Exchange(ref stream.Pulling, 1) != 0)
+        if (!abort && stream.ReadsAhead)
+        {
+            switch (_router.PullReadAhead(stream, idToken, batch))
+            {
+                case JsonRpcRouter.ReadAheadPull.Answered or JsonRpcRouter.ReadAheadPull.TookOver:
+                    return;
+                case JsonRpcRouter.ReadAheadPull.Busy:
+                    Fail(batch, idToken, JsonRpcErrorCodes.InvalidRequest, "Invalid Request",
+                        "A $/enumerator/next of this stream is already waiting for its answer.");
+                    return;
+            }
+        }
+        else if (!abort && Interlocked.Exchange(ref stream.Pulling, 1) != 0)
         {
             Fail(batch, idToken, JsonRpcErrorCodes.InvalidRequest, "Invalid Request",
                 "A $/enumerator/next of this stream is already waiting for its answer.");

@@ -29,4 +29,30 @@ internal sealed class EnumeratorStream(long token, RouterConnection generator, R
 
     /// <summary>Set once: the stream is out of the router's tables.</summary>
     public int Ended;
+
+    // Reading ahead (JsonRpcRouter.ReadAhead.cs), for a generator that prefetches: the router pulls the next batch while
+    // the consumer works through the last, so that the consumer's pull is answered from here. Guarded by Gate.
+    public readonly Lock Gate = new();
+
+    /// <summary>The router pulls one batch ahead of the consumer (the generator sent values with its token).</summary>
+    public bool ReadsAhead;
+
+    /// <summary>The router's own pull, on its way to the generator and not yet taken over by a consumer's pull.</summary>
+    public RoutedCall? Ahead;
+
+    /// <summary>The generator's answer to <see cref="Ahead"/>, waiting for the consumer's pull (its id at <see cref="BufferedId"/>).</summary>
+    public OutboundMessage? Buffered;
+
+    public Range BufferedId;
+
+    public bool BufferedFinished;
+
+    /// <summary>How <see cref="Ahead"/> failed (timeout, generator gone), for the consumer's next pull.</summary>
+    public (int Code, string Message, string? Data)? AheadFailed;
+
+    /// <summary>Bytes counted against the consumer's bound for <see cref="Buffered"/>.</summary>
+    public long Reserved;
+
+    /// <summary>Size of the last batch the generator sent: the room a read-ahead reserves is twice it.</summary>
+    public int LastBatchBytes;
 }

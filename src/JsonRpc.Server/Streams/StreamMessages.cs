@@ -22,6 +22,25 @@ internal static class StreamMessages
         return new OutboundMessage(buffer, size);
     }
 
+    /// <summary><c>{"jsonrpc":"2.0","id":routerId,"method":"$/enumerator/next","params":[token]}</c>: the router's own pull.</summary>
+    public static OutboundMessage Next(long routerId, ReadOnlySpan<byte> token)
+    {
+        ReadOnlySpan<byte> head = "{\"jsonrpc\":\"2.0\",\"id\":"u8;
+        ReadOnlySpan<byte> middle = ",\"method\":\"$/enumerator/next\",\"params\":["u8;
+        ReadOnlySpan<byte> tail = "]}"u8;
+        var buffer = ArrayPool<byte>.Shared.Rent(head.Length + 20 + middle.Length + token.Length + tail.Length);
+        head.CopyTo(buffer);
+        var size = head.Length;
+        System.Buffers.Text.Utf8Formatter.TryFormat(routerId, buffer.AsSpan(size), out var digits);
+        size += digits;
+        middle.CopyTo(buffer.AsSpan(size));
+        size += middle.Length;
+        token.CopyTo(buffer.AsSpan(size));
+        size += token.Length;
+        tail.CopyTo(buffer.AsSpan(size));
+        return new OutboundMessage(buffer, size + tail.Length);
+    }
+
     /// <summary>
     /// A copy of <paramref name="message"/> with each range of <paramref name="edits"/> (in any order, never
     /// overlapping) replaced by its bytes; nothing else is touched.

@@ -200,6 +200,56 @@ internal static class StreamScanner
     }
 
     /// <summary>
+    /// Where the token of <paramref name="result"/> itself is when it is an enumerable that came with values (a
+    /// StreamJsonRpc generator that prefetches sends its first batch with the token); false for any other result.
+    /// </summary>
+    public static bool TryFindPrefetchedRootToken(ReadOnlySpan<byte> result, out Range token)
+    {
+        token = default;
+        var reader = new Utf8JsonReader(result);
+        if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
+        {
+            return false;
+        }
+
+        var values = false;
+        var found = false;
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            if (reader.ValueTextEquals("token"u8))
+            {
+                reader.Read();
+                token = new Range((int)reader.TokenStartIndex, (int)reader.BytesConsumed);
+                found = reader.TokenType == JsonTokenType.Number;
+                reader.Skip();
+            }
+            else if (reader.ValueTextEquals("values"u8))
+            {
+                reader.Read();
+                if (reader.TokenType != JsonTokenType.StartArray)
+                {
+                    reader.Skip();
+                    continue;
+                }
+
+                var depth = reader.CurrentDepth;
+                values = reader.Read() && reader.TokenType != JsonTokenType.EndArray;
+                while (reader.TokenType != JsonTokenType.EndArray || reader.CurrentDepth != depth)
+                {
+                    reader.Read();
+                }
+            }
+            else
+            {
+                reader.Read();
+                reader.Skip();
+            }
+        }
+
+        return found && values;
+    }
+
+    /// <summary>
     /// Adds to <paramref name="into"/> where the token of each enumerable object in <paramref name="json"/> is: an object
     /// whose members are <c>"token"</c>, an integer, and at most <c>"values"</c>, an array, as StreamJsonRpc writes an
     /// <c>IAsyncEnumerable&lt;T&gt;</c> (one that was sent whole, with no token, needs nothing). The outermost value counts
