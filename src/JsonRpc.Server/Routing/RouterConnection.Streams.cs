@@ -214,8 +214,9 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        // A generator that sent values with its token prefetches: the router may read that stream ahead too.
-        var prefetched = _router.Options.StreamReadAhead && StreamScanner.TryFindPrefetchedRootToken(result, out var rootToken)
+        // A generator that sent values with its token prefetches: the router may read that stream ahead too. In a
+        // cluster the node of the consumer does (a stream crossing nodes is read ahead once, next to its consumer).
+        var prefetched = _router.Options.StreamReadAhead && !call.Caller.IsPeer && StreamScanner.TryFindPrefetchedRootToken(result, out var rootToken)
             ? rootToken.GetOffsetAndLength(result.Length).Offset
             : -1;
         var edits = t_edits ??= [];
