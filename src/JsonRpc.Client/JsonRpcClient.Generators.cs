@@ -15,6 +15,10 @@ public sealed partial class JsonRpcClient
     private const int MaxBatch = 64;
 
     private readonly ConcurrentDictionary<long, IGenerator> _generators = new();
+
+    // How many _generators holds, read on every incoming message instead of ConcurrentDictionary.IsEmpty, which takes
+    // every lock of the dictionary when it is empty (the usual case) and so made the read loops of a busy client contend.
+    private int _generatorCount;
     private long _nextGenerator;
 
     /// <summary>
@@ -40,6 +44,7 @@ public sealed partial class JsonRpcClient
             var generator = new Generator<T>(handler(@params.Detach()), itemType);
             var token = Interlocked.Increment(ref _nextGenerator);
             _generators[token] = generator;
+            Interlocked.Increment(ref _generatorCount);
             return new ValueTask<RawJson>(RawJson.FromUtf8(System.Text.Encoding.UTF8.GetBytes(
                 string.Create(CultureInfo.InvariantCulture, $"{{\"token\":{token}}}"))));
         });
@@ -48,7 +53,7 @@ public sealed partial class JsonRpcClient
     /// <summary><c>$/enumerator/next</c> (a request) or <c>$/enumerator/abort</c> for one of this client's generators; true when it was one.</summary>
     private bool TryServeGenerator(ClientConnection connection, ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
     {
-        if (_generators.IsEmpty)
+        if (Volatile.Read(ref _generatorCount) == 0)
         {
             return false;
         }
@@ -76,6 +81,7 @@ public sealed partial class JsonRpcClient
         {
             if (_generators.TryRemove(token, out _))
             {
+                Interlocked.Decrement(ref _generatorCount);
                 _ = generator.DisposeAsync().AsTask();
             }
 
@@ -129,6 +135,7 @@ public sealed partial class JsonRpcClient
             generator.EndPull();
             if (ended && _generators.TryRemove(token, out _))
             {
+                Interlocked.Decrement(ref _generatorCount);
                 await generator.DisposeAsync().ConfigureAwait(false);
             }
         }
@@ -164,6 +171,7 @@ public sealed partial class JsonRpcClient
         {
             if (_generators.TryRemove(token, out var generator))
             {
+                Interlocked.Decrement(ref _generatorCount);
                 _ = generator.DisposeAsync().AsTask();
             }
         }

@@ -19,6 +19,9 @@ public sealed partial class JsonRpcClient
     private readonly ConcurrentDictionary<long, JsonRpcProgressToken> _progress = new();
     private long _nextProgressToken;
 
+    // How many _progress holds: read on every incoming message (see _generatorCount).
+    private int _progressCount;
+
     /// <summary>
     /// Calls <paramref name="method"/>, which returns an async enumerable the StreamJsonRpc way (<c>{"token": …,
     /// "values": […]}</c>), and streams its values: those that came with the answer first, then each batch the
@@ -76,6 +79,7 @@ public sealed partial class JsonRpcClient
             }
         });
         _progress[token.Token] = token;
+        Interlocked.Increment(ref _progressCount);
         return token;
     }
 
@@ -86,7 +90,13 @@ public sealed partial class JsonRpcClient
     public JsonRpcProgressToken CreateProgress<T>(IProgress<T> progress)
         => CreateProgress(progress, (JsonTypeInfo<T>)ReflectionOptions.GetTypeInfo(typeof(T)));
 
-    internal void ForgetProgress(long token) => _progress.TryRemove(token, out _);
+    internal void ForgetProgress(long token)
+    {
+        if (_progress.TryRemove(token, out _))
+        {
+            Interlocked.Decrement(ref _progressCount);
+        }
+    }
 
     /// <summary>
     /// An <see cref="IProgress{T}"/> for a method this client serves: each report goes to the peer as
@@ -125,7 +135,7 @@ public sealed partial class JsonRpcClient
     /// <summary>A progress notification for one of this client's tokens: reported at once, on the read loop; true when it was one.</summary>
     private bool TryReportProgress(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info)
     {
-        if (_progress.IsEmpty || info.Kind != JsonRpcMessageKind.Notification || !info.HasParams)
+        if (info.Kind != JsonRpcMessageKind.Notification || Volatile.Read(ref _progressCount) == 0 || !info.HasParams)
         {
             return false;
         }
