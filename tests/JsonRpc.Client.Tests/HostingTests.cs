@@ -55,7 +55,7 @@ public sealed class HostingTests
     }
 
     [Fact]
-    public async Task AddJsonRpcTarget_HostedClient_ServesEachCallFromANewScope_AStreamFromOneUntilItEnds()
+    public async Task AddJsonRpcTarget_HostedClient_ServesEachCallFromANewScope_AStreamFromOneUntilItEndsOrIsAbandoned()
     {
         await using var router = await RouterHost.StartAsync();
         using var host = BuildClientHost(new() { ["JsonRpc:Clients:Worker:Port"] = Port(router) }, services => services
@@ -77,6 +77,16 @@ public sealed class HostingTests
         Assert.Equal([3, 3, 3], streamed);
         await Eventually.TrueAsync(() => ledger.Disposed == 3, "each call's scope and the stream's were disposed");
         Assert.Equal(3, ledger.Created);
+
+        // A stream abandoned after its first item: its scope is disposed all the same.
+        await foreach (var id in caller.Attach<IScopeStream>().ScopesAsync(1_000_000, default))
+        {
+            Assert.Equal(4, id);
+            break;
+        }
+
+        await Eventually.TrueAsync(() => ledger.Disposed == 4, "the abandoned stream's scope was disposed");
+        Assert.Equal(4, ledger.Created);
         Assert.Equal("Worker", host.Services.GetRequiredKeyedService<JsonRpcClient>("Worker").Name);
         await host.StopAsync().Within();
     }
