@@ -55,6 +55,17 @@ public sealed class HostingTests
     }
 
     [Fact]
+    public async Task RouterAddTarget_AWireNameOfTheRouter_IsRefusedAndNothingIsAdded()
+    {
+        await using var router = await RouterHost.StartAsync();
+
+        var error = Assert.Throws<ArgumentException>(() => router.Router.AddTarget<IClashesWithTheRouter>(new Clash()));
+
+        Assert.Contains("'keepAlive' is one of the router's own methods", error.Message);
+        Assert.Empty(router.Router.Methods.Methods);
+    }
+
+    [Fact]
     public async Task AddJsonRpcTarget_HostedClient_ServesEachCallFromANewScope_AStreamFromOneUntilItEndsOrIsAbandoned()
     {
         await using var router = await RouterHost.StartAsync();

@@ -74,3 +74,20 @@ public sealed class ScopeProbeService(ScopedDependency dependency) : IScopeProbe
         }
     }
 }
+
+/// <summary>A contract one of whose wire names is the router's own (<c>keepAlive</c>): the router must refuse to serve it.</summary>
+[JsonRpcContract(typeof(ScopeProbeJson))]
+public interface IClashesWithTheRouter
+{
+    Task<int> ScopeAsync(CancellationToken cancellationToken = default);
+
+    [JsonRpcMethod("keepAlive")]
+    Task<int> KeepAliveAsync();
+}
+
+public sealed class Clash : IClashesWithTheRouter
+{
+    public Task<int> ScopeAsync(CancellationToken cancellationToken) => Task.FromResult(0);
+
+    public Task<int> KeepAliveAsync() => Task.FromResult(0);
+}
