@@ -45,8 +45,8 @@ internal static class CallerHost
 
     private static async Task<bool> CallAllAsync(JsonRpcClient client, WorkerOptions options, TextWriter output, CancellationToken stop)
     {
-        var json = CudaWorkerJsonContext.Default;
-        var info = await client.CallAsync(GpuMethods.Info, default, json.ComputeDeviceInfo, stop).ConfigureAwait(false);
+        var worker = client.Attach<IGpuWorker>();
+        var info = await worker.InfoAsync().WaitAsync(stop).ConfigureAwait(false);
         await output.WriteLineAsync(info is null
             ? "gpu.info: no answer"
             : $"gpu.info: {info.Backend}, {info.DeviceName}{(info.CpuReason is null ? "" : $" (on the CPU because {info.CpuReason})")}").ConfigureAwait(false);
@@ -73,21 +73,21 @@ internal static class CallerHost
             output,
             $"gpu.vector_add {n * n}",
             options.Count,
-            async () => (await client.CallAsync(GpuMethods.VectorAdd, new VectorAddRequest(x, y), json.VectorAddRequest, json.VectorResponse, stop).ConfigureAwait(false))?.Values,
+            async () => (await worker.VectorAddAsync(x, y, stop).ConfigureAwait(false)).Values,
             sums,
             sumBounds).ConfigureAwait(false);
         ok &= await MeasureAsync(
             output,
             $"gpu.saxpy {n * n}",
             options.Count,
-            async () => (await client.CallAsync(GpuMethods.Saxpy, new SaxpyRequest(alpha, x, y), json.SaxpyRequest, json.VectorResponse, stop).ConfigureAwait(false))?.Values,
+            async () => (await worker.SaxpyAsync(alpha, x, y, stop).ConfigureAwait(false)).Values,
             saxpys,
             saxpyBounds).ConfigureAwait(false);
         ok &= await MeasureAsync(
             output,
             $"gpu.matmul {n}x{n}x{n}",
             options.Count,
-            async () => (await client.CallAsync(GpuMethods.MatMul, new MatMulRequest(x, y, n, n, n), json.MatMulRequest, json.MatrixResponse, stop).ConfigureAwait(false))?.Values,
+            async () => (await worker.MatMulAsync(x, y, n, n, n, stop).ConfigureAwait(false)).Values,
             products,
             productBounds).ConfigureAwait(false);
         await output.WriteLineAsync(ok ? "all results match" : "SOME RESULTS DO NOT MATCH").ConfigureAwait(false);

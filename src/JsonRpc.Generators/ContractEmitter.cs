@@ -11,7 +11,7 @@ namespace JsonRpc.Generators;
 /// in), a proxy that calls through <c>JsonRpcClient</c>, the registrations on a client and on a dispatcher, and a
 /// module initializer that makes them findable by <c>Attach&lt;T&gt;</c> and <c>AddTarget&lt;T&gt;</c>.
 /// </summary>
-internal sealed class ContractEmitter
+internal sealed partial class ContractEmitter
 {
     private const string Support = "global::JsonRpc.Contracts.JsonRpcContractSupport";
     private const string Json = "global::System.Text.Json";
@@ -64,6 +64,8 @@ internal sealed class ContractEmitter
 
         Line();
         EmitTarget();
+        Line();
+        EmitPerCall();
         Close();
     }
 
@@ -78,6 +80,7 @@ internal sealed class ContractEmitter
         Line("internal static void Register()");
         Open();
         Line($"{Support}.RegisterDispatcherTarget<{_contract.InterfaceType}>({defaults}, static (dispatcher, target, options) => Target.AddTo(dispatcher, target, options));");
+        Line($"{Support}.RegisterPerCall<{_contract.InterfaceType}>(static activator => new PerCall(activator));");
         if (_hasClient)
         {
             Line($"global::JsonRpc.Client.JsonRpcClientContractSupport.Register<{_contract.InterfaceType}>({defaults},");

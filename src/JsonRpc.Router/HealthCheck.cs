@@ -1,22 +1,26 @@
-using JsonRpc.Server;
+using Microsoft.AspNetCore.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace JsonRpc.Router;
 
-/// <summary><c>GET /healthz</c>: 200 while the router serves, 503 once it is shutting down.</summary>
+/// <summary>
+/// <c>GET /healthz</c>, through ASP.NET Core's health checks (the router's check, <c>AddJsonRpcRouter</c>): 200 while the
+/// router serves (Healthy, or Degraded near its memory budget), 503 once it is shutting down, with the status and, when
+/// not Healthy, why, as one line of text.
+/// </summary>
 internal static class HealthCheck
 {
-    public static Task WriteAsync(HttpContext context)
+    public static HealthCheckOptions Options { get; } = new() { ResponseWriter = WriteAsync };
+
+    private static Task WriteAsync(HttpContext context, HealthReport report)
     {
-        var router = context.RequestServices.GetRequiredService<JsonRpcRouter>();
-        var response = context.Response;
-        response.ContentType = "text/plain; charset=utf-8";
-        response.Headers.CacheControl = "no-store";
-        if (router.IsShuttingDown)
+        context.Response.ContentType = "text/plain; charset=utf-8";
+        if (report.Status == HealthStatus.Healthy)
         {
-            response.StatusCode = StatusCodes.Status503ServiceUnavailable;
-            return response.WriteAsync("Shutting down\n");
+            return context.Response.WriteAsync("Healthy\n");
         }
 
-        return response.WriteAsync("Healthy\n");
+        var reasons = string.Join("; ", report.Entries.Values.Where(static e => e.Status != HealthStatus.Healthy).Select(static e => e.Description));
+        return context.Response.WriteAsync($"{report.Status}: {reasons}\n");
     }
 }

@@ -33,6 +33,7 @@ try
     builder.Logging.AddFilter("NATS", LogLevel.Warning);
     builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
     builder.Services.AddJsonRpcRouter();
+    builder.Services.AddHealthChecks().AddJsonRpcRouter(); // /healthz
     builder.Services.AddJsonRpcRouterLargeBlocks(); // 128 KiB socket buffers: a 100 KB message in one recv, not 25
     builder.Services.AddJsonRpcCluster(); // joins a cluster only when --nats_url (NatsUrl) is set
     RouterTelemetry.Add(builder);         // traces and metrics over OTLP only when --otlp_endpoint is set
@@ -44,7 +45,7 @@ try
     {
         app.MapJsonRpcRouter("/rpc");
         app.MapJsonRpcDashboard("/", "/rpc");
-        app.MapGet("/healthz", HealthCheck.WriteAsync);
+        app.MapHealthChecks("/healthz", HealthCheck.Options);
         app.MapJsonRpcMetrics("/metrics");
     }
 

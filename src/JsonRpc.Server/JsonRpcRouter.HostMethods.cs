@@ -54,6 +54,28 @@ public sealed partial class JsonRpcRouter
         return this;
     }
 
+    /// <summary>
+    /// Serves <paramref name="target"/>'s methods of the <c>[JsonRpcContract]</c> interface
+    /// <typeparamref name="TContract"/> as host methods (see <see cref="JsonRpcDispatcher.AddTarget{TContract}(TContract)"/>).
+    /// In a hosted app, <c>services.AddJsonRpcTarget&lt;TContract, TImplementation&gt;()</c> does it with a scope per call.
+    /// </summary>
+    /// <exception cref="ArgumentException">One of the contract's names is taken by the router or by another host method.</exception>
+    /// <exception cref="InvalidOperationException">No code was generated for <typeparamref name="TContract"/>.</exception>
+    public JsonRpcRouter AddTarget<TContract>(TContract target)
+        where TContract : class
+    {
+        // The contract's names are known only once they are added: a dispatcher of its own finds them, and any clash
+        // with the router's names leaves the router's methods untouched.
+        var names = new JsonRpcDispatcher(Methods.Options).AddTarget(target).Methods;
+        foreach (var name in names)
+        {
+            CheckHostMethodName(name);
+        }
+
+        Methods.AddTarget(target);
+        return this;
+    }
+
     private static void CheckHostMethodName(string method)
     {
         ArgumentException.ThrowIfNullOrEmpty(method);

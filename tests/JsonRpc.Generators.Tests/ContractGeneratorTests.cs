@@ -64,6 +64,26 @@ public sealed class ContractGeneratorTests
         Assert.Contains("\"PingAsync\"", shop);
         Assert.Contains("file sealed class Proxy", shop);
         Assert.Contains("ModuleInitializer", shop);
+        Assert.Contains("file sealed class PerCall", shop);
+        Assert.Contains("RegisterPerCall<global::App.Contracts.IShop>", shop);
+    }
+
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void Generate_PerCallForwarder_RegistersItself_AndPassesTheEnumeratorToken(bool withClient)
+    {
+        var result = Run(Usings + """
+            [JsonRpcContract]
+            public interface IFeed { IAsyncEnumerable<int> CountAsync(int to, CancellationToken cancellationToken); Task<int> AddAsync(int a, int b); }
+            """, withClient);
+
+        Assert.Empty(result.GeneratorDiagnostics);
+        Assert.Empty(result.CompileErrors);
+        var code = Assert.Single(result.Generated);
+        Assert.Contains("RegisterPerCall<global::IFeed>", code);
+        Assert.Contains("[global::System.Runtime.CompilerServices.EnumeratorCancellation] global::System.Threading.CancellationToken cancellationToken", code);
+        Assert.Contains("EndAsync(__lifetime)", code);
     }
 
     [Fact]

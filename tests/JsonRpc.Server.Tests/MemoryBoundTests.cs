@@ -1,6 +1,7 @@
 using System.IO.Pipelines;
 using System.Text;
 using System.Text.Json;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;
 using JsonRpc.Testing;
 
@@ -84,6 +85,7 @@ public sealed class MemoryBoundTests(ITestOutputHelper output)
             }
 
             await Eventually.TrueAsync(() => server.Router.Memory.IsNearLimit, "the budget is nearly spent");
+            Assert.Equal(HealthStatus.Degraded, await HealthAsync(server.Router)); // AddHealthChecks().AddJsonRpcRouter()
             await using var other = await server.ConnectAsync();
             var refused = await other.CallAsync("blob");
             Answer.IsError(refused, RouterErrorCodes.Overloaded);
@@ -96,6 +98,7 @@ public sealed class MemoryBoundTests(ITestOutputHelper output)
             }
 
             await Eventually.TrueAsync(() => !server.Router.Memory.IsNearLimit, "the budget drained");
+            Assert.Equal(HealthStatus.Healthy, await HealthAsync(server.Router));
             Assert.Equal(Blob, (await other.CallAsync("blob")).GetProperty("result").GetString());
         }
         finally
@@ -134,5 +137,12 @@ public sealed class MemoryBoundTests(ITestOutputHelper output)
         await output.Reader.CompleteAsync();
         await running.WaitAsync(TimeSpan.FromSeconds(15));
         Assert.Equal(0, router.Memory.Held);
+    }
+
+    private static async Task<HealthStatus> HealthAsync(JsonRpcRouter router)
+    {
+        var check = new JsonRpc.Server.Hosting.JsonRpcRouterHealthCheck(router);
+        var context = new HealthCheckContext { Registration = new HealthCheckRegistration("jsonrpc-router", check, null, null) };
+        return (await check.CheckHealthAsync(context)).Status;
     }
 }

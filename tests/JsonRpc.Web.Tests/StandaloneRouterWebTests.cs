@@ -247,6 +247,55 @@ public sealed partial class StandaloneRouterWebTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task Healthz_WhileTheRouterDrainsOnShutdown_Is503ThroughTheHealthCheck_ThenItExits()
+    {
+        await using var router = RouterProcess.Start("--port", "0", "--http_port", "0", "--shutdown_timeout_ms", "30000");
+        try
+        {
+            var tcpPort = int.Parse((await router.WaitForLineAsync(TcpLine(), StartTimeout)).Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
+            var healthz = new Uri($"http://127.0.0.1:{(await router.WaitForLineAsync(HttpLine(), StartTimeout)).Groups[2].Value}/healthz");
+
+            // A call held by its provider keeps the router draining (up to the shutdown timeout) after the interrupt.
+            var called = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            var noReconnect = new JsonRpc.Client.JsonRpcClientOptions { Reconnect = { Enabled = false } };
+            await using var provider = await JsonRpc.Client.JsonRpcClient.ConnectAsync("127.0.0.1", tcpPort, noReconnect).Within();
+            provider.AddMethod("slow", async () =>
+            {
+                called.TrySetResult();
+                await release.Task;
+                return 42;
+            });
+            await provider.RegisterAsync("provider").Within();
+            await using var caller = await JsonRpc.Client.JsonRpcClient.ConnectAsync("127.0.0.1", tcpPort, noReconnect).Within();
+            var pending = caller.CallAsync<int>("slow").AsTask();
+            await called.Task.Within();
+
+            using var client = new HttpClient { Timeout = Bounded.Timeout };
+            using (var serving = await client.GetAsync(healthz).Within())
+            {
+                Assert.Equal(HttpStatusCode.OK, serving.StatusCode);
+            }
+
+            router.Interrupt();
+            await Eventually.TrueAsync(async () =>
+            {
+                using var draining = await client.GetAsync(healthz);
+                return draining.StatusCode == HttpStatusCode.ServiceUnavailable
+                    && (await draining.Content.ReadAsStringAsync()).Trim() == "Unhealthy: Shutting down";
+            }, "/healthz answers 503 while the router drains");
+
+            release.SetResult();
+            Assert.Equal(42, await pending.Within());
+            Assert.Equal(0, await router.WaitForExitAsync(StartTimeout));
+        }
+        finally
+        {
+            output.WriteLine(router.Output + router.Error);
+        }
+    }
+
+    [Fact]
     public async Task Certificate_AppliesToHttpPortToo_HttpsAndWss()
     {
         var pfx = Path.Combine(Path.GetTempPath(), $"jsonrpc-web-{Guid.NewGuid():N}.pfx");

@@ -20,4 +20,7 @@ namespace CudaWorker.Methods;
 [JsonSerializable(typeof(VectorResponse))]
 [JsonSerializable(typeof(MatrixResponse))]
 [JsonSerializable(typeof(ComputeDeviceInfo))]
+[JsonSerializable(typeof(float[]))]
+[JsonSerializable(typeof(float))]
+[JsonSerializable(typeof(int))]
 internal sealed partial class CudaWorkerJsonContext : JsonSerializerContext;

@@ -5,8 +5,10 @@ using JsonRpc.Dispatch;
 namespace CudaWorker.Methods;
 
 /// <summary>
-/// The worker's JSON-RPC methods over an <see cref="IComputeBackend"/>: params in, validated, computed, results out.
-/// Bad shapes throw <see cref="ComputeShapeException"/>, which the dispatcher answers with Invalid params (-32602).
+/// The worker's JSON-RPC methods (the <see cref="IGpuWorker"/> contract) over an <see cref="IComputeBackend"/>: params in,
+/// validated, computed, results out. Bad shapes throw <see cref="ComputeShapeException"/>, which the dispatcher answers
+/// with Invalid params (-32602); params that do not bind (a missing or misspelt name, a wrong type) are answered -32602
+/// by the generated binder before the method runs.
 /// </summary>
 internal static class GpuMethods
 {
@@ -26,28 +28,18 @@ internal static class GpuMethods
     // does not hold up the thread that dispatches the next message.
     private const long InlineWorkLimit = 1 << 16;
 
-    /// <summary>Serves the four methods through <paramref name="client"/>; <c>RegisterAsync</c> announces them to the router.</summary>
+    /// <summary>Serves <see cref="IGpuWorker"/> through <paramref name="client"/>; <c>RegisterAsync</c> announces its four methods to the router.</summary>
     public static void Register(JsonRpcClient client, IComputeBackend backend)
     {
         ArgumentNullException.ThrowIfNull(client);
-        ArgumentNullException.ThrowIfNull(backend);
-        var json = CudaWorkerJsonContext.Default;
-        client.AddMethod<VectorAddRequest, VectorResponse>(VectorAdd, (request, cancellationToken) => VectorAddAsync(backend, request, cancellationToken), json.VectorAddRequest, json.VectorResponse);
-        client.AddMethod<SaxpyRequest, VectorResponse>(Saxpy, (request, cancellationToken) => SaxpyAsync(backend, request, cancellationToken), json.SaxpyRequest, json.VectorResponse);
-        client.AddMethod<MatMulRequest, MatrixResponse>(MatMul, (request, cancellationToken) => MatMulAsync(backend, request, cancellationToken), json.MatMulRequest, json.MatrixResponse);
-        client.AddMethod(Info, () => backend.Info, json.ComputeDeviceInfo);
+        client.AddTarget<IGpuWorker>(new GpuWorker(backend));
     }
 
-    /// <summary>Adds the four methods to <paramref name="dispatcher"/>, to serve them over any other transport.</summary>
+    /// <summary>Serves <see cref="IGpuWorker"/> from <paramref name="dispatcher"/>, over any other transport.</summary>
     public static void Register(JsonRpcDispatcher dispatcher, IComputeBackend backend)
     {
         ArgumentNullException.ThrowIfNull(dispatcher);
-        ArgumentNullException.ThrowIfNull(backend);
-        var json = CudaWorkerJsonContext.Default;
-        dispatcher.Add<VectorAddRequest, VectorResponse>(VectorAdd, (request, cancellationToken) => VectorAddAsync(backend, request, cancellationToken), json.VectorAddRequest, json.VectorResponse);
-        dispatcher.Add<SaxpyRequest, VectorResponse>(Saxpy, (request, cancellationToken) => SaxpyAsync(backend, request, cancellationToken), json.SaxpyRequest, json.VectorResponse);
-        dispatcher.Add<MatMulRequest, MatrixResponse>(MatMul, (request, cancellationToken) => MatMulAsync(backend, request, cancellationToken), json.MatMulRequest, json.MatrixResponse);
-        dispatcher.Add(Info, () => backend.Info, json.ComputeDeviceInfo);
+        dispatcher.AddTarget<IGpuWorker>(new GpuWorker(backend));
     }
 
     /// <summary>Runs <c>gpu.vector_add</c>.</summary>

@@ -14,7 +14,7 @@ namespace JsonRpc.Contracts;
 /// reflection) and small adapters. Not for hand-written code.
 /// </summary>
 [EditorBrowsable(EditorBrowsableState.Never)]
-public static class JsonRpcContractSupport
+public static partial class JsonRpcContractSupport
 {
     /// <summary>The metadata of <typeparamref name="T"/> from <paramref name="options"/>, or a message that says where it is missing.</summary>
     /// <exception cref="InvalidOperationException">The options have no metadata for the type.</exception>

@@ -1,3 +1,4 @@
+using JsonRpc.Hosting;
 using JsonRpc.Server.Diagnostics;
 using Microsoft.Extensions.Hosting;
 
@@ -5,11 +6,26 @@ namespace JsonRpc.Server.Hosting;
 
 /// <summary>
 /// Shuts the router down as the host begins to stop, before Kestrel stops: pending calls are answered or failed and
-/// every client gets its last replies before its connection closes.
+/// every client gets its last replies before its connection closes. Before Kestrel starts, it serves the contracts of
+/// <c>AddJsonRpcTarget</c> (those for no named client) as host methods, each call from a new scope.
 /// </summary>
-internal sealed class JsonRpcRouterLifetime(JsonRpcRouter router) : IHostedLifecycleService
+internal sealed class JsonRpcRouterLifetime(JsonRpcRouter router, IServiceProvider services, IEnumerable<JsonRpcTargetRegistration> targets)
+    : IHostedLifecycleService, IJsonRpcTargetHost
 {
-    public Task StartingAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+    public Task StartingAsync(CancellationToken cancellationToken)
+    {
+        foreach (var target in targets)
+        {
+            if (target.ClientName is null)
+            {
+                target.AddTo(this, services);
+            }
+        }
+
+        return Task.CompletedTask;
+    }
+
+    void IJsonRpcTargetHost.AddTarget<TContract>(TContract target) => router.AddTarget(target);
 
     public Task StartAsync(CancellationToken cancellationToken) => Task.CompletedTask;
 

@@ -35,14 +35,21 @@ public class AspNetCoreHostSampleTests
             Assert.InRange(time, DateTimeOffset.UtcNow.AddMinutes(-1), DateTimeOffset.UtcNow.AddMinutes(1));
         }
 
-        // HTTP beside it, reporting the connection just made.
+        // The IGreeter contract, served from DI (AddJsonRpcTarget), by its wire name.
+        await stream.WriteAsync("""{"jsonrpc":"2.0","method":"greet","params":["Ada"],"id":2}"""u8.ToArray().Concat("\n"u8.ToArray()).ToArray());
+        line = await reader.ReadLineAsync().WaitAsync(TimeSpan.FromSeconds(10));
+        using (var answer = JsonDocument.Parse(line!))
+        {
+            Assert.Equal("Hello, Ada!", answer.RootElement.GetProperty("result").GetString());
+        }
+
+        // HTTP beside it: the health checks (the router's), and the stats reporting the connection just made.
         using var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{httpPort}"), Timeout = TimeSpan.FromSeconds(10) };
-        using var health = await http.GetFromJsonAsync<JsonDocument>("/healthz");
-        Assert.Equal("ok", health!.RootElement.GetProperty("status").GetString());
-        Assert.Equal(1, health.RootElement.GetProperty("connections").GetInt64());
+        Assert.Equal("Healthy", await http.GetStringAsync("/healthz"));
 
         using var stats = await http.GetFromJsonAsync<JsonDocument>("/stats");
-        Assert.True(stats!.RootElement.GetProperty("serverCalls").GetInt64() >= 1);
+        Assert.Equal(2, stats!.RootElement.GetProperty("serverCalls").GetInt64());
+        Assert.Equal(1, stats.RootElement.GetProperty("connections").GetInt64());
 
         await app.StopAsync().WaitAsync(TimeSpan.FromSeconds(10));
     }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The router's read-ahead for prefetching streams (issue 21): the load generator's streaming case, each invocation
+# running StreamJsonRpc callers against the generator directly and through the standalone router (prefetch off, then
+# 64), with the router's stream_read_ahead on and off in alternating invocations, for 1 and 4 callers.
+#
+# Usage: benchmarks/results/streaming/run-readahead.sh FOLDER [ROUNDS]
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+out=$1; rounds=${2:-2}
+dotnet build -c Release benchmarks/JsonRpc.LoadTest >/dev/null
+dotnet build -c Release src/JsonRpc.Router >/dev/null
+load=benchmarks/JsonRpc.LoadTest/bin/Release/net10.0/JsonRpc.LoadTest.dll
+router=src/JsonRpc.Router/bin/Release/net10.0/JsonRpc.Router.dll
+mkdir -p "$out"
+for round in $(seq 1 "$rounds"); do
+  for c in 1 4; do
+    uptime | tee -a "$out/uptime.txt"
+    dotnet "$load" --streaming --router "$router" --warmup 3 --duration 8 --connections "$c" --json "$out/r$round-on-c$c.json" | grep -vE '^\s*\['
+    dotnet "$load" --streaming --router "$router" --router-env JsonRpcRouter__stream_read_ahead=false \
+      --warmup 3 --duration 8 --connections "$c" --json "$out/r$round-off-c$c.json" | grep -vE '^\s*\['
+  done
+done
+uptime | tee -a "$out/uptime.txt"
