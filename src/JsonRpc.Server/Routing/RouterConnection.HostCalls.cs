@@ -97,14 +97,17 @@ internal sealed partial class RouterConnection
     {
         public override bool TrySend(ReadOnlySpan<byte> notification)
         {
+            // Measured as the queue counts it (the pooled buffer, not the message), so that it is never refused there.
+            var copy = ReplyWriter.Copy(notification);
             if (connection.IsClosing
-                || connection._outbound.QueuedBytes + notification.Length > connection._router.Options.MaxOutboundBufferSize)
+                || connection._outbound.QueuedBytes + copy.Buffer.Length > connection._router.Options.MaxOutboundBufferSize)
             {
+                copy.Return();
                 Interlocked.Increment(ref connection._router.StreamCounters.ProgressDropped);
                 return false;
             }
 
-            return connection.Send(ReplyWriter.Copy(notification));
+            return connection.Send(copy);
         }
 
         // The router's own sequence: a host enumerable's token never names one of the streams the router forwards.
