@@ -223,7 +223,7 @@ public sealed class DispatcherInteropTests
 
         var third = calculator.RangeAsync(100, CancellationToken.None).GetAsyncEnumerator();
         var error = await Assert.ThrowsAsync<RemoteInvocationException>(() => third.MoveNextAsync().AsTask().Within());
-        Assert.Equal(JsonRpcDispatcher.TooManyEnumerators, error.ErrorCode);
+        Assert.Equal(JsonRpcDispatcher.Overloaded, error.ErrorCode);
         Assert.Contains("Too many open streams", error.Message);
 
         // The abort goes before the next call on the wire, and the dispatcher reads in order: room again at once.

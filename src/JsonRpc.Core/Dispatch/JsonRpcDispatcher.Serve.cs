@@ -16,9 +16,10 @@ public sealed partial class JsonRpcDispatcher
     /// connection ends, running calls are cancelled and open enumerables disposed.
     /// </summary>
     /// <remarks>
-    /// Bounded: at most <see cref="JsonRpcDispatcherOptions.MaxConcurrentCalls"/> messages are dispatched at once (the
-    /// connection is not read further until one ends), and a progress notification that would take the bytes waiting
-    /// to be written past <see cref="JsonRpcDispatcherOptions.MaxOutboundBytes"/> is dropped. Input the framer refuses
+    /// Bounded: at most <see cref="JsonRpcDispatcherOptions.MaxConcurrentCalls"/> messages are dispatched at once; while
+    /// that many run, reading goes on (a <c>$/cancelRequest</c> or <c>$/enumerator/abort</c> is still served), a further
+    /// call is answered <see cref="Overloaded"/> and a further notification dropped. A progress notification that would
+    /// take the bytes waiting to be written past <see cref="JsonRpcDispatcherOptions.MaxOutboundBytes"/> is dropped. Input the framer refuses
     /// (a message larger than its <see cref="IJsonRpcFramer.MaxMessageSize"/>, broken framing) is answered with a
     /// Parse error and ends the connection. The stream is not disposed.
     /// </remarks>

@@ -16,10 +16,11 @@ public sealed partial class JsonRpcDispatcher
     public const int UnknownEnumerator = -32001;
 
     /// <summary>
-    /// The code answered when a call would open more async enumerables than
-    /// <see cref="JsonRpcDispatcherOptions.MaxOpenEnumerators"/> allows on one connection (-32018, the router's "Overloaded").
+    /// The code answered when a connection is at a bound (-32018, as the router's "Overloaded"): a call that would open
+    /// more async enumerables than <see cref="JsonRpcDispatcherOptions.MaxOpenEnumerators"/> allows, or, in
+    /// <see cref="ServeAsync"/>, a call beyond <see cref="JsonRpcDispatcherOptions.MaxConcurrentCalls"/>.
     /// </summary>
-    public const int TooManyEnumerators = -32018;
+    public const int Overloaded = -32018;
 
     private const string EnumeratorNext = "$/enumerator/next";
     private const string EnumeratorAbort = "$/enumerator/abort";
@@ -95,7 +96,7 @@ public sealed partial class JsonRpcDispatcher
         if (!enumerators.TryAdd(token, served, Options.MaxOpenEnumerators))
         {
             await served.DisposeAsync().ConfigureAwait(false);
-            throw new JsonRpcMethodException(TooManyEnumerators, "Too many open streams", DispatchWriter.Detail(string.Create(CultureInfo.InvariantCulture,
+            throw new JsonRpcMethodException(Overloaded, "Too many open streams", DispatchWriter.Detail(string.Create(CultureInfo.InvariantCulture,
                 $"This connection already has {Options.MaxOpenEnumerators} async enumerables open, the most it may: finish or abort ($/enumerator/abort) one first.")));
         }
 

@@ -39,13 +39,13 @@ public sealed class JsonRpcDispatcherOptions
 
     /// <summary>
     /// The most async enumerables one connection may have open (served and neither finished nor aborted); a call that
-    /// would open another is answered <see cref="JsonRpcDispatcher.TooManyEnumerators"/>. Default 16.
+    /// would open another is answered <see cref="JsonRpcDispatcher.Overloaded"/>. Default 16.
     /// </summary>
     public int MaxOpenEnumerators { get; init; } = 16;
 
     /// <summary>
-    /// For <see cref="JsonRpcDispatcher.ServeAsync"/>: the most messages of one connection dispatched at once; the
-    /// connection is not read further until one ends. Default 64.
+    /// For <see cref="JsonRpcDispatcher.ServeAsync"/>: the most messages of one connection dispatched at once; a call
+    /// beyond it is answered <see cref="JsonRpcDispatcher.Overloaded"/>. Default 64.
     /// </summary>
     public int MaxConcurrentCalls { get; init; } = 64;
 

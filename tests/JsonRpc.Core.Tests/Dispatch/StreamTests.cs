@@ -186,7 +186,7 @@ public sealed class StreamTests
         await rig.Sequence.Disposed.WaitAsync(Bound);
         Assert.True(rig.Sequence.Cancelled);
         Assert.Equal(0, rig.Scope.OpenEnumerators);
-        Assert.Equal(JsonRpcDispatcher.TooManyEnumerators, ErrorCode(await rig.SendAsync("""{"jsonrpc":"2.0","id":4,"method":"count","params":[1]}""")));
+        Assert.Equal(JsonRpcDispatcher.Overloaded, ErrorCode(await rig.SendAsync("""{"jsonrpc":"2.0","id":4,"method":"count","params":[1]}""")));
     }
 
     [Fact]
@@ -240,7 +240,7 @@ public sealed class StreamTests
         Result(await rig.SendAsync("""{"jsonrpc":"2.0","id":2,"method":"count","params":[3]}"""));
 
         var refused = await rig.SendAsync("""{"jsonrpc":"2.0","id":3,"method":"count","params":[3]}""");
-        Assert.Equal(JsonRpcDispatcher.TooManyEnumerators, ErrorCode(refused));
+        Assert.Equal(JsonRpcDispatcher.Overloaded, ErrorCode(refused));
         Assert.Contains("2 async enumerables open", refused);
 
         await rig.SendAsync($$"""{"jsonrpc":"2.0","method":"$/enumerator/abort","params":[{{a}}]}""");

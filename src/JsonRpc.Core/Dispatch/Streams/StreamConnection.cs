@@ -4,6 +4,7 @@ using System.Threading.Channels;
 using JsonRpc.Buffers;
 using JsonRpc.Framing;
 using JsonRpc.Protocol;
+using JsonRpc.Serialization;
 
 namespace JsonRpc.Dispatch.Streams;
 
@@ -94,22 +95,19 @@ internal sealed class StreamConnection : JsonRpcPeerChannel
                             return; // refused framing, answered
                         }
 
-                        var copy = ArrayPool<byte>.Shared.Rent((int)message.Length);
+                        var length = (int)message.Length;
+                        var copy = ArrayPool<byte>.Shared.Rent(length);
                         message.CopyTo(copy);
-                        if (!_slots.Wait(0))
+                        if (_slots.Wait(0))
                         {
-                            try
-                            {
-                                await _slots.WaitAsync(_closing.Token).ConfigureAwait(false);
-                            }
-                            catch (OperationCanceledException)
-                            {
-                                ArrayPool<byte>.Shared.Return(copy);
-                                return;
-                            }
+                            Dispatch(copy, length, holdsSlot: true);
                         }
-
-                        Dispatch(copy, (int)message.Length);
+                        else
+                        {
+                            // Every slot is taken. Reading goes on (a cancellation may be what frees them): a
+                            // cancellation or an abort is served without one, a call is refused, a notification dropped.
+                            Overflow(copy, length);
+                        }
                     }
 
                     if (result.IsCompleted || result.IsCanceled)
@@ -146,7 +144,36 @@ internal sealed class StreamConnection : JsonRpcPeerChannel
         }
     }
 
-    private void Dispatch(byte[] message, int length)
+    /// <summary>
+    /// A message read while <see cref="JsonRpcDispatcherOptions.MaxConcurrentCalls"/> run: a <c>$/cancelRequest</c> or
+    /// <c>$/enumerator/abort</c> notification (quick, runs no handler, frees what holds slots) is served; a request is
+    /// answered <see cref="JsonRpcDispatcher.Overloaded"/>; anything else is dropped.
+    /// </summary>
+    private void Overflow(byte[] message, int length)
+    {
+        var span = message.AsSpan(0, length);
+        if (JsonRpcMessageReader.TryRead(span, out var info, out _))
+        {
+            if (info.Kind == JsonRpcMessageKind.Notification
+                && (JsonRpcProtocolMethods.IsCancelRequest(span, in info) || span[info.Method].SequenceEqual("$/enumerator/abort"u8)))
+            {
+                Dispatch(message, length, holdsSlot: false);
+                return;
+            }
+
+            if (info.Kind == JsonRpcMessageKind.Request)
+            {
+                using var error = new PooledBufferWriter();
+                DispatchWriter.WriteError(error, info.GetId(span), JsonRpcDispatcher.Overloaded, "Too many concurrent calls", DispatchWriter.Detail(
+                    $"This connection already has {_dispatcher.Options.MaxConcurrentCalls} calls running, the most it may: wait for an answer first."));
+                Queue(error.WrittenSpan);
+            }
+        }
+
+        ArrayPool<byte>.Shared.Return(message);
+    }
+
+    private void Dispatch(byte[] message, int length, bool holdsSlot)
     {
         Interlocked.Increment(ref _running);
         var output = new PooledBufferWriter();
@@ -157,21 +184,21 @@ internal sealed class StreamConnection : JsonRpcPeerChannel
         }
         catch (Exception)
         {
-            Finish(false, message, output);
+            Finish(false, message, output, holdsSlot);
             return;
         }
 
         if (pending.IsCompleted)
         {
-            Finish(pending.IsCompletedSuccessfully && pending.Result, message, output);
+            Finish(pending.IsCompletedSuccessfully && pending.Result, message, output, holdsSlot);
         }
         else
         {
-            _ = AwaitAsync(pending, message, output);
+            _ = AwaitAsync(pending, message, output, holdsSlot);
         }
     }
 
-    private async Task AwaitAsync(ValueTask<bool> pending, byte[] message, PooledBufferWriter output)
+    private async Task AwaitAsync(ValueTask<bool> pending, byte[] message, PooledBufferWriter output, bool holdsSlot)
     {
         var answered = false;
         try
@@ -183,10 +210,10 @@ internal sealed class StreamConnection : JsonRpcPeerChannel
             // The dispatcher answers handler failures itself; anything else leaves nothing to send.
         }
 
-        Finish(answered, message, output);
+        Finish(answered, message, output, holdsSlot);
     }
 
-    private void Finish(bool answered, byte[] message, PooledBufferWriter output)
+    private void Finish(bool answered, byte[] message, PooledBufferWriter output, bool holdsSlot)
     {
         ArrayPool<byte>.Shared.Return(message);
         if (answered && output.WrittenCount > 0)
@@ -195,7 +222,11 @@ internal sealed class StreamConnection : JsonRpcPeerChannel
         }
 
         output.Reset();
-        _slots.Release();
+        if (holdsSlot)
+        {
+            _slots.Release();
+        }
+
         CallEnded();
     }
 
