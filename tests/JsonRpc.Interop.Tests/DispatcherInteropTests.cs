@@ -136,6 +136,25 @@ public sealed class DispatcherInteropTests
     }
 
     [Theory]
+    [InlineData(false, PeerFraming.NewlineSystemTextJson)]
+    [InlineData(false, PeerFraming.HeaderDelimited)]
+    [InlineData(true, PeerFraming.NewlineSystemTextJson)]
+    public async Task GeneratedProxy_CallsDispatcherTarget(bool throughRouter, PeerFraming framing)
+    {
+        var target = new InteropCalculator();
+        var (server, port) = await StartAsync(target, throughRouter, framing);
+        await using var _ = server;
+        var options = new JsonRpc.Client.JsonRpcClientOptions
+        {
+            Framing = framing == PeerFraming.HeaderDelimited ? JsonRpc.Client.JsonRpcClientFraming.ContentLength : JsonRpc.Client.JsonRpcClientFraming.NewlineDelimited,
+            KeepAliveInterval = throughRouter ? TimeSpan.FromSeconds(15) : Timeout.InfiniteTimeSpan, // a plain peer has no keep-alive method
+        };
+        await using var client = await JsonRpc.Client.JsonRpcClient.ConnectAsync("127.0.0.1", port, options).WaitAsync(Bounds.Step);
+
+        await ContractInteropTests.ExerciseAsync(client.Attach<IInteropCalculator>(), target);
+    }
+
+    [Theory]
     [MemberData(nameof(WaysAndPrefetch))]
     public async Task StreamJsonRpcProxy_EnumeratesDispatcherStream_WithAndWithoutPrefetch(bool throughRouter, int prefetch)
     {
