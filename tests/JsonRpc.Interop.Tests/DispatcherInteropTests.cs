@@ -296,4 +296,22 @@ public sealed class DispatcherInteropTests
         using var gone = JsonDocument.Parse(await caller.ReadLineAsync());
         Assert.Equal(-32001, gone.RootElement.GetProperty("error").GetProperty("code").GetInt32());
     }
+
+    [Theory]
+    [InlineData("""{"to":2,"workDoneToken":"w"}""", """{"jsonrpc":"2.0","method":"$/progress","params":{"token":"w","value":{0}}}""")]
+    [InlineData("""{"to":2,"_meta":{"progressToken":7}}""", """{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":{0}}}""")]
+    [InlineData("""{"to":2,"progress":3}""", """{"jsonrpc":"2.0","method":"$/progress","params":[3,{0}]}""")]
+    public async Task ContractProgress_LspAndMcpTokens_ReachTheCallerTheirWay_BeforeTheAnswer(string @params, string report)
+    {
+        var target = new InteropCalculator();
+        await using var server = new DispatcherServer(Serving(target), PeerFraming.NewlineSystemTextJson);
+        await using var caller = await RawPeer.ConnectAsync(server.Port);
+
+        // The contract's IProgress<int> parameter left out by name: the token comes the LSP or MCP way instead.
+        await caller.SendAsync($$"""{"jsonrpc":"2.0","id":1,"method":"CountAsync","params":{{@params}}}""");
+
+        Assert.Equal(report.Replace("{0}", "10"), await caller.ReadLineAsync());
+        Assert.Equal(report.Replace("{0}", "20"), await caller.ReadLineAsync());
+        Assert.Equal("""{"jsonrpc":"2.0","id":1,"result":2}""", await caller.ReadLineAsync());
+    }
 }
