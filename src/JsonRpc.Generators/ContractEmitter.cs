@@ -176,8 +176,13 @@ internal sealed partial class ContractEmitter
 
         Line(first ? "reader.Read(); reader.Skip();" : "else { reader.Read(); reader.Skip(); }");
         Close();
-        var mask = wire.Count == 0 ? "0UL" : $"0x{((1UL << wire.Count) - 1).ToString("X", CultureInfo.InvariantCulture)}UL";
-        Line($"if (seen != {mask}) throw {Support}.ParamsMismatch({wireName}, \"the params object lacks one of {Xml(string.Join(", ", wire.Select(w => w.Param.Name)))}\");");
+        // By name, an IProgress<T> param may be left out: the caller then gives no token, or an LSP or MCP one elsewhere in the params.
+        var required = wire.Where(w => w.Param.Kind != ParamKind.Progress).ToList();
+        var bits = required.Aggregate(0UL, (all, w) => all | (1UL << w.Slot));
+        var mask = $"0x{bits.ToString("X", CultureInfo.InvariantCulture)}UL";
+        Line(required.Count == 0
+            ? "_ = seen;"
+            : $"if ((seen & {mask}) != {mask}) throw {Support}.ParamsMismatch({wireName}, \"the params object lacks one of {Xml(string.Join(", ", required.Select(w => w.Param.Name)))}\");");
         Line("break;");
         Close();
         if (wire.Count == 0)
@@ -302,16 +307,9 @@ internal sealed partial class ContractEmitter
         Open();
         Line($"public static void AddTo({Dispatcher} dispatcher, {_contract.InterfaceType} target, {Json}.JsonSerializerOptions options)");
         Open();
-        if (_contract.Methods.FirstOrDefault(m => m.HasProgress || m.Kind == ReturnKind.AsyncEnumerable) is { } unsupported)
+        foreach (var (method, index) in Methods)
         {
-            Line($"throw new global::System.NotSupportedException({Literal($"'{unsupported.WireName}' takes an IProgress<T> or returns an IAsyncEnumerable<T>, which JsonRpcDispatcher cannot serve yet: serve the contract with JsonRpcClient.AddTarget.")});");
-        }
-        else
-        {
-            foreach (var (method, index) in Methods)
-            {
-                EmitAdd("dispatcher", "Add", "AddNotification", method, index);
-            }
+            EmitAdd("dispatcher", "Add", "AddNotification", method, index);
         }
 
         Close();
@@ -341,23 +339,38 @@ internal sealed partial class ContractEmitter
             Line($"var progress{index}_{slot} = {Support}.GetTypeInfo<{p.ProgressType}>(options);");
         }
 
-        string Invoke(string token) => $"(({method.DeclaringType})target).{Id(method.Name)}({Arguments(method, index, token)})";
+        // On a dispatcher, a method with progress or a stream gets the call's context: the way back to the caller
+        // for progress, the connection for the enumerable's state.
+        var dispatcher = host == "dispatcher";
+        var withContext = dispatcher && (method.HasProgress || method.Kind == ReturnKind.AsyncEnumerable);
+        var (lambda, token) = withContext ? ("(__a, __call)", "__call.CancellationToken") : ("(__a, __ct)", "__ct");
+        if (withContext)
+        {
+            (add, addVoid) = (add + "WithContext", addVoid + "WithContext");
+        }
+
+        string Invoke(string token) => $"(({method.DeclaringType})target).{Id(method.Name)}({Arguments(method, index, token, dispatcher)})";
+        var takesToken = method.Params.Any(p => p.Kind == ParamKind.CancellationToken);
         switch (method.Kind)
         {
             case ReturnKind.TaskOfT:
-                Line($"{host}.{add}<Args{index}, {method.ResultType}>({wireName}, (__a, __ct) => new {Tasks}.ValueTask<{method.ResultType}>({Invoke("__ct")}), {args}, {Support}.GetTypeInfo<{method.ResultType}>(options));");
+                Line($"{host}.{add}<Args{index}, {method.ResultType}>({wireName}, {lambda} => new {Tasks}.ValueTask<{method.ResultType}>({Invoke(token)}), {args}, {Support}.GetTypeInfo<{method.ResultType}>(options));");
                 break;
             case ReturnKind.ValueTaskOfT:
-                Line($"{host}.{add}<Args{index}, {method.ResultType}>({wireName}, (__a, __ct) => {Invoke("__ct")}, {args}, {Support}.GetTypeInfo<{method.ResultType}>(options));");
+                Line($"{host}.{add}<Args{index}, {method.ResultType}>({wireName}, {lambda} => {Invoke(token)}, {args}, {Support}.GetTypeInfo<{method.ResultType}>(options));");
                 break;
             case ReturnKind.Task:
-                Line($"{host}.{addVoid}<Args{index}>({wireName}, (__a, __ct) => new {Tasks}.ValueTask({Invoke("__ct")}), {args});");
+                Line($"{host}.{addVoid}<Args{index}>({wireName}, {lambda} => new {Tasks}.ValueTask({Invoke(token)}), {args});");
                 break;
             case ReturnKind.ValueTask:
-                Line($"{host}.{addVoid}<Args{index}>({wireName}, (__a, __ct) => {Invoke("__ct")}, {args});");
+                Line($"{host}.{addVoid}<Args{index}>({wireName}, {lambda} => {Invoke(token)}, {args});");
+                break;
+            case ReturnKind.AsyncEnumerable when dispatcher:
+                // The sequence gets the token of its enumeration (cancelled by an abort or the end of the connection).
+                var body = takesToken ? $"{Support}.WithCancellation<{method.ResultType}>(__ct => {Invoke("__ct")}, default)" : Invoke("default");
+                Line($"dispatcher.AddStream<Args{index}, {method.ResultType}>({wireName}, {lambda} => {body}, {args}, {Support}.GetTypeInfo<{method.ResultType}>(options));");
                 break;
             default:
-                var takesToken = method.Params.Any(p => p.Kind == ParamKind.CancellationToken);
                 Line($"{host}.AddStreamMethod<{method.ResultType}>({wireName}, __raw =>");
                 Open();
                 Line($"var __a = {Support}.BindStreamParams(__raw, {args}, {wireName});");
@@ -370,7 +383,7 @@ internal sealed partial class ContractEmitter
         }
     }
 
-    private static string Arguments(MethodModel method, int index, string token)
+    private static string Arguments(MethodModel method, int index, string token, bool dispatcher)
     {
         var arguments = new List<string>();
         var slot = 0;
@@ -382,7 +395,9 @@ internal sealed partial class ContractEmitter
                     arguments.Add(token);
                     break;
                 case ParamKind.Progress:
-                    arguments.Add($"__a.A{slot} is long __t{slot} ? client.CreateProgressReporter<{p.ProgressType}>(__t{slot}, progress{index}_{slot}) : null!");
+                    arguments.Add(dispatcher
+                        ? $"__call.CreateProgress<{p.ProgressType}>(__a.A{slot}, progress{index}_{slot})!"
+                        : $"__a.A{slot} is long __t{slot} ? client.CreateProgressReporter<{p.ProgressType}>(__t{slot}, progress{index}_{slot}) : null!");
                     slot++;
                     break;
                 default:

@@ -19,13 +19,16 @@ public sealed partial class JsonRpcRouter
     /// <summary>Enumerables crossing the router now.</summary>
     internal int OpenStreams => _streams.Count;
 
+    /// <summary>The next token of the router's sequence, shared by routed streams and host methods' enumerables.</summary>
+    internal long NextStreamToken() => Interlocked.Increment(ref _nextStreamToken);
+
     /// <summary>
     /// Opens a stream from <paramref name="generator"/> (which wrote <paramref name="generatorToken"/>) to
     /// <paramref name="consumer"/>; null when either is leaving or the consumer's memory bound has no room for it.
     /// </summary>
     internal EnumeratorStream? OpenStream(RouterConnection generator, RouterConnection consumer, ReadOnlySpan<byte> generatorToken)
     {
-        var stream = new EnumeratorStream(Interlocked.Increment(ref _nextStreamToken), generator, consumer, generatorToken.ToArray());
+        var stream = new EnumeratorStream(NextStreamToken(), generator, consumer, generatorToken.ToArray());
         if (!consumer.Ledger.TryReserveStream(EnumeratorStream.Cost, Options.MaxOutboundBufferSize))
         {
             RouterLog.StreamRefused(Logger, consumer.ConnectionId, consumer.Name, Options.MaxOutboundBufferSize);

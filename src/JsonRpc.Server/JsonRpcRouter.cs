@@ -48,7 +48,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
         Penalties = new AddressPenalties(Options.MaxPenaltyDelay);
         _metrics = new RouterMetrics(Counters, meterFactory, this);
         DefaultFramer = new NewlineDelimitedFramer(Options.MaxMessageSize);
-        Methods = new JsonRpcDispatcher(new JsonRpcDispatcherOptions { MaxDepth = Options.MaxDepth });
+        Methods = new JsonRpcDispatcher(new JsonRpcDispatcherOptions { MaxDepth = Options.MaxDepth, EnumeratorPrefetch = Options.HostEnumeratorPrefetch });
         if (Options.AccessToken is { } token)
         {
             _accessTokenHash = SHA256.HashData(Encoding.UTF8.GetBytes(token));

@@ -89,6 +89,12 @@ public sealed class JsonRpcRouterOptions
     public int MaxDepth { get; set; } = 64;
 
     /// <summary>
+    /// How many values of an async enumerable a host method returns go with its answer
+    /// (<see cref="JsonRpc.Dispatch.JsonRpcDispatcherOptions.EnumeratorPrefetch"/>). Default 0: all are pulled.
+    /// </summary>
+    public int HostEnumeratorPrefetch { get; set; }
+
+    /// <summary>
     /// The most bytes queued for a connection that is not reading them (<c>max_outbound_buffer_size</c>), beyond what
     /// the transport itself buffers, counted as the memory the queued messages hold (a small answer holds a pooled
     /// buffer of at least 256 bytes). A connection that falls this far behind is closed, so that a client that never

@@ -102,6 +102,37 @@ public sealed class ContractGeneratorTests
     }
 
     [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void Generate_ProgressAndStreams_AreServedByTheDispatcher_WithTheCallContext(bool withClient)
+    {
+        var result = Run(Usings + """
+            [JsonRpcContract]
+            public interface IJobs
+            {
+                Task<long> ImportAsync(string path, IProgress<int> progress, CancellationToken cancellationToken);
+                ValueTask TouchAsync(IProgress<string> progress);
+                IAsyncEnumerable<int> CountAsync(int to, CancellationToken cancellationToken);
+                IAsyncEnumerable<string> NamesAsync();
+                Task<int> PlainAsync(int a);
+            }
+            """, withClient);
+
+        Assert.Empty(result.GeneratorDiagnostics);
+        Assert.Empty(result.CompileErrors);
+        var code = Assert.Single(result.Generated);
+        Assert.DoesNotContain("NotSupportedException", code);
+        Assert.Contains("dispatcher.AddWithContext<Args0, long>(\"ImportAsync\"", code);
+        Assert.Contains("dispatcher.AddNotificationWithContext<Args1>(\"TouchAsync\"", code);
+        Assert.Contains("dispatcher.AddStream<Args2, int>(\"CountAsync\"", code);
+        Assert.Contains("dispatcher.AddStream<Args3, string>(\"NamesAsync\"", code);
+        Assert.Contains("__call.CreateProgress<int>(__a.A1", code);
+
+        // A method without progress or a stream keeps the plain registration (no context on its path).
+        Assert.Contains("dispatcher.Add<Args4, int>(\"PlainAsync\", (__a, __ct)", code);
+    }
+
+    [Theory]
     [InlineData("JSONRPC001", "int [|Add|](int a);")]
     [InlineData("JSONRPC001", "Task<int>? Add(int a); IEnumerable<int> [|Other|]();")]
     [InlineData("JSONRPC002", "Task Add(ref int [|a|]);")]

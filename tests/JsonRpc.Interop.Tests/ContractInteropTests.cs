@@ -13,7 +13,7 @@ namespace JsonRpc.Interop.Tests;
 /// </summary>
 public sealed class ContractInteropTests
 {
-    private static readonly string[] WireNames = ["calc.add", "ConcatAsync", "NoteAsync", "CountAsync", "RangeAsync", "WaitForCancelAsync"];
+    internal static readonly string[] WireNames = ["calc.add", "ConcatAsync", "NoteAsync", "CountAsync", "RangeAsync", "WaitForCancelAsync"];
 
     public static TheoryData<PeerFraming> Framings => StreamJsonRpcThroughRouterTests.Framings;
 
@@ -79,7 +79,7 @@ public sealed class ContractInteropTests
     }
 
     /// <summary>Every kind of method of the contract, through <paramref name="calculator"/> to <paramref name="target"/>.</summary>
-    private static async Task ExerciseAsync(IInteropCalculator calculator, InteropCalculator target)
+    internal static async Task ExerciseAsync(IInteropCalculator calculator, InteropCalculator target)
     {
         Assert.Equal(5, await calculator.AddAsync(2, 3, CancellationToken.None).Within());
         Assert.Equal("ab", await calculator.ConcatAsync("a", "b").Within());

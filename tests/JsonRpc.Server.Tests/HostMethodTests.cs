@@ -9,6 +9,8 @@ public sealed partial class HostMethodTests
     [JsonSerializable(typeof(long))]
     [JsonSerializable(typeof(int[]))]
     [JsonSerializable(typeof(int))]
+    [JsonSerializable(typeof(string))]
+    [JsonSerializable(typeof(JsonElement))]
     private sealed partial class Context : JsonSerializerContext;
 
     private static void AddMethods(JsonRpcRouter router)
@@ -33,6 +35,55 @@ public sealed partial class HostMethodTests
         await client.SendAsync("""{"jsonrpc":"2.0","id":"s","method":"time"}""");
         Assert.Equal("""{"jsonrpc":"2.0","id":"s","result":1700000000}""", await client.ReadLineAsync());
         Assert.Equal(4, server.Router.GetStats().ServerCalls);
+    }
+
+    [Fact]
+    public async Task ServerMethod_ProgressToACallerThatIsNotReading_IsDropped_NotQueuedPastTheBound_AndTheConnectionLives()
+    {
+        const int Reports = 4000;
+        var report = new string('x', 8 * 1024);
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var server = await RouterServer.StartAsync(
+            configure: options => (options.MaxMessageSize, options.MaxOutboundBufferSize) = (64 * 1024, 64 * 1024),
+            setup: router =>
+            {
+                AddMethods(router);
+                router.Methods.AddWithContext("flood", (JsonElement _, JsonRpc.Dispatch.JsonRpcCallContext call) =>
+            {
+                var progress = call.CreateProgress(Context.Default.String)!;
+                for (var i = 0; i < Reports; i++)
+                {
+                    progress.Report(report);
+                }
+
+                done.TrySetResult();
+                return new ValueTask<int>(Reports);
+            }, Context.Default.JsonElement, Context.Default.Int32);
+            });
+        await using var client = await server.ConnectAsync();
+
+        // 32 MiB of reports while the caller reads nothing: far past the 64 KiB bound and what the sockets hold.
+        await client.SendAsync("""{"jsonrpc":"2.0","id":1,"method":"flood","params":{"workDoneToken":"t"}}""");
+        await done.Task.Within();
+
+        var progress = 0;
+        while (true)
+        {
+            var line = await client.ReadLineAsync();
+            Assert.NotNull(line);
+            if (line.Contains("\"$/progress\""))
+            {
+                Assert.StartsWith("""{"jsonrpc":"2.0","method":"$/progress","params":{"token":"t","value":"xx""", line);
+                progress++;
+                continue;
+            }
+
+            Assert.Equal("""{"jsonrpc":"2.0","id":1,"result":4000}""", line);
+            break;
+        }
+
+        Assert.InRange(progress, 1, Reports - 1);
+        Answer.IsResult(await client.CallAsync("time"), "1700000000");
     }
 
     [Fact]

@@ -19,17 +19,59 @@ internal abstract class DispatchMethod(string name)
     /// Runs the method. For a request (<paramref name="id"/> not None) writes the whole response or error message
     /// into <paramref name="output"/>; for a notification writes nothing. Never throws for handler or binding failures.
     /// </summary>
-    public abstract ValueTask InvokeAsync(RequestId id, ReadOnlyMemory<byte> parameters, IBufferWriter<byte> output, JsonRpcDispatcherOptions options, CancellationToken cancellationToken);
+    /// <remarks><paramref name="scope"/>: the caller's connection, when the host dispatched with one.</remarks>
+    public abstract ValueTask InvokeAsync(RequestId id, ReadOnlyMemory<byte> parameters, IBufferWriter<byte> output, JsonRpcDispatcherOptions options, CancellationToken cancellationToken, JsonRpcCancellationScope? scope);
+
+    /// <summary>Answers a call with the error its handler (or its sequence) ended in; a notification gets nothing.</summary>
+    internal static void WriteFailure(RequestId id, Exception exception, IBufferWriter<byte> output, JsonRpcDispatcherOptions options)
+    {
+        JsonRpcDispatcher.TraceError(
+            exception switch
+            {
+                JsonRpcMethodException method => method.Code,
+                OperationCanceledException => JsonRpcDispatcher.RequestCancelled,
+                _ => JsonRpcErrorCodes.InternalError,
+            },
+            exception.Message);
+        if (id.IsNone)
+        {
+            return; // a notification has no one to tell
+        }
+
+        switch (exception)
+        {
+            case JsonRpcMethodException method:
+                DispatchWriter.WriteError(output, id, method.Code, method.Message, method.ErrorData);
+                break;
+            case OperationCanceledException:
+                DispatchWriter.WriteError(output, id, JsonRpcDispatcher.RequestCancelled, "Request cancelled", default);
+                break;
+            default:
+                DispatchWriter.WriteError(
+                    output,
+                    id,
+                    JsonRpcErrorCodes.InternalError,
+                    options.IncludeExceptionMessages ? exception.Message : "Internal error",
+                    default);
+                break;
+        }
+    }
 }
 
-/// <summary>A method whose params bind to <typeparamref name="TArgs"/> and whose handler returns <typeparamref name="TResult"/>.</summary>
+/// <summary>
+/// A method whose params bind to <typeparamref name="TArgs"/> and whose handler returns <typeparamref name="TResult"/>:
+/// given the call's token, or (<see cref="WithContext"/>) the whole <see cref="JsonRpcCallContext"/>.
+/// </summary>
 internal sealed class DispatchMethod<TArgs, TResult>(
     string name,
     ParamsBinder<TArgs> binder,
-    Func<TArgs, CancellationToken, ValueTask<TResult>> handler,
+    Func<TArgs, CancellationToken, ValueTask<TResult>>? handler,
     ResultWriter<TResult> result) : DispatchMethod(name)
 {
-    public override ValueTask InvokeAsync(RequestId id, ReadOnlyMemory<byte> parameters, IBufferWriter<byte> output, JsonRpcDispatcherOptions options, CancellationToken cancellationToken)
+    /// <summary>The handler, when it takes the call's context rather than its token only.</summary>
+    public Func<TArgs, JsonRpcCallContext, ValueTask<TResult>>? WithContext { get; init; }
+
+    public override ValueTask InvokeAsync(RequestId id, ReadOnlyMemory<byte> parameters, IBufferWriter<byte> output, JsonRpcDispatcherOptions options, CancellationToken cancellationToken, JsonRpcCancellationScope? scope)
     {
         TArgs args;
         try
@@ -50,7 +92,9 @@ internal sealed class DispatchMethod<TArgs, TResult>(
         ValueTask<TResult> pending;
         try
         {
-            pending = handler(args, cancellationToken);
+            pending = handler is not null
+                ? handler(args, cancellationToken)
+                : WithContext!(args, new JsonRpcCallContext(cancellationToken, scope, parameters));
         }
         catch (Exception ex)
         {
@@ -88,40 +132,6 @@ internal sealed class DispatchMethod<TArgs, TResult>(
         if (!id.IsNone)
         {
             DispatchWriter.WriteResult(output, id, value, result);
-        }
-    }
-
-    private static void WriteFailure(RequestId id, Exception exception, IBufferWriter<byte> output, JsonRpcDispatcherOptions options)
-    {
-        JsonRpcDispatcher.TraceError(
-            exception switch
-            {
-                JsonRpcMethodException method => method.Code,
-                OperationCanceledException => JsonRpcDispatcher.RequestCancelled,
-                _ => JsonRpcErrorCodes.InternalError,
-            },
-            exception.Message);
-        if (id.IsNone)
-        {
-            return; // a notification has no one to tell
-        }
-
-        switch (exception)
-        {
-            case JsonRpcMethodException method:
-                DispatchWriter.WriteError(output, id, method.Code, method.Message, method.ErrorData);
-                break;
-            case OperationCanceledException:
-                DispatchWriter.WriteError(output, id, JsonRpcDispatcher.RequestCancelled, "Request cancelled", default);
-                break;
-            default:
-                DispatchWriter.WriteError(
-                    output,
-                    id,
-                    JsonRpcErrorCodes.InternalError,
-                    options.IncludeExceptionMessages ? exception.Message : "Internal error",
-                    default);
-                break;
         }
     }
 }

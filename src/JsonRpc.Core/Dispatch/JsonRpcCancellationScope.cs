@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Runtime.InteropServices;
+using JsonRpc.Dispatch.Streams;
 using JsonRpc.Protocol;
 
 namespace JsonRpc.Dispatch;
@@ -14,6 +15,11 @@ namespace JsonRpc.Dispatch;
 /// uses it on its own. A host that runs handlers elsewhere calls <see cref="Begin"/> where it reads the call (so that a
 /// cancellation read right after it is never missed), hands the token to the handler, and calls <see cref="End"/> once
 /// the handler is done.
+/// <para>
+/// The scope is also the connection's state for what outlives a call: the async enumerables its peer pulls (disposed
+/// by <see cref="CancelAll"/>, which a host calls when the connection ends) and, when created with a
+/// <see cref="JsonRpcPeerChannel"/>, the way back to the peer for progress notifications.
+/// </para>
 /// </remarks>
 public sealed class JsonRpcCancellationScope : IDisposable
 {
@@ -24,17 +30,58 @@ public sealed class JsonRpcCancellationScope : IDisposable
     private readonly CancellationTokenRegistration _outer;
     private readonly CancellationToken _cancelAll;
     private bool _closed;
+    private EnumeratorTable? _enumerators;
+    private long _lastEnumeratorToken;
 
     /// <summary>Creates a scope.</summary>
     /// <param name="cancelAll">When cancelled (typically: the connection closed), every call's token is cancelled, now and later.</param>
-    public JsonRpcCancellationScope(CancellationToken cancelAll = default)
+    /// <param name="peer">The way back to the peer: the progress reports of its calls go there. Null: they go nowhere.</param>
+    public JsonRpcCancellationScope(CancellationToken cancelAll = default, JsonRpcPeerChannel? peer = null)
     {
+        Peer = peer;
         _cancelAll = cancelAll;
         if (cancelAll.CanBeCanceled)
         {
             _outer = cancelAll.UnsafeRegister(static state => ((JsonRpcCancellationScope)state!).CancelAll(), this);
         }
     }
+
+    /// <summary>The way back to the peer, if the host gave one.</summary>
+    public JsonRpcPeerChannel? Peer { get; }
+
+    /// <summary>How many async enumerables the peer may still pull (served, not yet finished, aborted or closed).</summary>
+    public int OpenEnumerators => Volatile.Read(ref _enumerators)?.Count ?? 0;
+
+    /// <summary>The connection's enumerables, created with the first (closed at once when the scope is).</summary>
+    internal EnumeratorTable Enumerators
+    {
+        get
+        {
+            if (Volatile.Read(ref _enumerators) is { } table)
+            {
+                return table;
+            }
+
+            lock (_lock)
+            {
+                if (_enumerators is null)
+                {
+                    var created = new EnumeratorTable();
+                    if (_closed)
+                    {
+                        created.Close();
+                    }
+
+                    Volatile.Write(ref _enumerators, created);
+                }
+
+                return _enumerators;
+            }
+        }
+    }
+
+    /// <summary>The token of the next enumerable served to this peer: the channel's, else 1, 2, 3… per scope.</summary>
+    internal long NextEnumeratorToken() => Peer?.NextEnumeratorToken() ?? Interlocked.Increment(ref _lastEnumeratorToken);
 
     /// <summary>How many calls are tracked.</summary>
     public int Count
@@ -142,7 +189,10 @@ public sealed class JsonRpcCancellationScope : IDisposable
     public bool Cancel(ReadOnlySpan<byte> cancelRequestParams)
         => JsonRpcProtocolMethods.TryReadCancelRequestId(cancelRequestParams, out var id) && Cancel(id);
 
-    /// <summary>Cancels every call tracked, and the token of every call begun from now on.</summary>
+    /// <summary>
+    /// Cancels every call tracked, and the token of every call begun from now on; disposes the async enumerables the
+    /// peer could still pull, and refuses new ones.
+    /// </summary>
     public void CancelAll()
     {
         Running[] all;
@@ -157,6 +207,8 @@ public sealed class JsonRpcCancellationScope : IDisposable
             all = [.. _running.Values];
             _running.Clear();
         }
+
+        _enumerators?.Close();
 
         foreach (var head in all)
         {

@@ -178,6 +178,11 @@ public sealed partial class JsonRpcDispatcher
                 $"'{method}' is the protocol's cancellation notification; a JsonRpcCancellationScope handles it.", nameof(method));
         }
 
+        if (method is EnumeratorNext or EnumeratorAbort)
+        {
+            throw new ArgumentException($"'{method}' pulls or aborts the async enumerables the dispatcher serves (AddStream).", nameof(method));
+        }
+
         return method;
     }
 }

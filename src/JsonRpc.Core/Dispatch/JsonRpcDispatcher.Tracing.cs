@@ -16,7 +16,7 @@ public sealed partial class JsonRpcDispatcher
     /// <c>traceparent</c>, else <c>params._meta.traceparent</c>), else of <see cref="Activity.Current"/>; the handler runs
     /// with it as <see cref="Activity.Current"/>, so that its own spans are children of it.
     /// </summary>
-    private async ValueTask<bool> DispatchTracedAsync(ReadOnlyMemory<byte> message, JsonRpcMessageInfo info, IBufferWriter<byte> output, CancellationToken cancellationToken)
+    private async ValueTask<bool> DispatchTracedAsync(ReadOnlyMemory<byte> message, JsonRpcMessageInfo info, IBufferWriter<byte> output, CancellationToken cancellationToken, JsonRpcCancellationScope? scope)
     {
         var span = message.Span;
         var scratch = new byte[info.Method.GetOffsetAndLength(span.Length).Length];
@@ -34,7 +34,7 @@ public sealed partial class JsonRpcDispatcher
             }
         }
 
-        return await DispatchCoreAsync(message, info, output, cancellationToken).ConfigureAwait(false);
+        return await DispatchCoreAsync(message, info, output, cancellationToken, scope).ConfigureAwait(false);
     }
 
     /// <summary>Marks the current dispatcher span (if it is one) as answered with an error.</summary>

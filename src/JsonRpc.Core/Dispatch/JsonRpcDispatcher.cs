@@ -112,17 +112,36 @@ public sealed partial class JsonRpcDispatcher
     public ValueTask<bool> DispatchAsync(ReadOnlyMemory<byte> message, in JsonRpcMessageInfo info, IBufferWriter<byte> output, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(output);
+        return DispatchOneAsync(message, in info, output, cancellationToken, scope: null);
+    }
+
+    /// <summary>
+    /// Answers one message the reader already accepted (not a batch) for the peer of <paramref name="scope"/>, with the
+    /// token the host got from <see cref="JsonRpcCancellationScope.Begin"/> for it: for hosts that track the peer's
+    /// calls themselves. Methods that stream or report progress use the scope's state and its
+    /// <see cref="JsonRpcCancellationScope.Peer"/>; the peer's <c>$/enumerator/next</c> and <c>$/enumerator/abort</c>
+    /// are answered here. Returns true when an answer was written.
+    /// </summary>
+    public ValueTask<bool> DispatchAsync(ReadOnlyMemory<byte> message, in JsonRpcMessageInfo info, IBufferWriter<byte> output, CancellationToken cancellationToken, JsonRpcCancellationScope scope)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentNullException.ThrowIfNull(scope);
+        return DispatchOneAsync(message, in info, output, cancellationToken, scope);
+    }
+
+    private ValueTask<bool> DispatchOneAsync(ReadOnlyMemory<byte> message, in JsonRpcMessageInfo info, IBufferWriter<byte> output, CancellationToken cancellationToken, JsonRpcCancellationScope? scope)
+    {
         if (info.Kind is not (JsonRpcMessageKind.Request or JsonRpcMessageKind.Notification))
         {
             return new ValueTask<bool>(false);
         }
 
         return ActivitySource.HasListeners()
-            ? DispatchTracedAsync(message, info, output, cancellationToken)
-            : DispatchCoreAsync(message, in info, output, cancellationToken);
+            ? DispatchTracedAsync(message, info, output, cancellationToken, scope)
+            : DispatchCoreAsync(message, in info, output, cancellationToken, scope);
     }
 
-    private ValueTask<bool> DispatchCoreAsync(ReadOnlyMemory<byte> message, in JsonRpcMessageInfo info, IBufferWriter<byte> output, CancellationToken cancellationToken)
+    private ValueTask<bool> DispatchCoreAsync(ReadOnlyMemory<byte> message, in JsonRpcMessageInfo info, IBufferWriter<byte> output, CancellationToken cancellationToken, JsonRpcCancellationScope? scope)
     {
         var isRequest = info.Kind == JsonRpcMessageKind.Request;
         var span = message.Span;
@@ -135,6 +154,11 @@ public sealed partial class JsonRpcDispatcher
                 return new ValueTask<bool>(HandleCancelRequest(span, in info, output, scope: null));
             }
 
+            if (scope is not null && TryServeEnumerator(message, in info, output, scope) is { } served)
+            {
+                return served;
+            }
+
             if (isRequest)
             {
                 TraceError(JsonRpcErrorCodes.MethodNotFound, "Method not found");
@@ -145,7 +169,7 @@ public sealed partial class JsonRpcDispatcher
         }
 
         var parameters = info.HasParams ? message[info.Params] : default;
-        var pending = method.InvokeAsync(id, parameters, output, Options, cancellationToken);
+        var pending = method.InvokeAsync(id, parameters, output, Options, cancellationToken, scope);
         if (pending.IsCompletedSuccessfully)
         {
             return new ValueTask<bool>(isRequest);
@@ -192,12 +216,12 @@ public sealed partial class JsonRpcDispatcher
 
         if (info.Kind != JsonRpcMessageKind.Request)
         {
-            return DispatchAsync(message, info, output, scope.Begin(RequestId.None));
+            return DispatchOneAsync(message, info, output, scope.Begin(RequestId.None), scope);
         }
 
         var id = info.GetId(message.Span);
         var token = scope.Begin(id);
-        var pending = DispatchAsync(message, info, output, token);
+        var pending = DispatchOneAsync(message, info, output, token, scope);
         if (pending.IsCompletedSuccessfully)
         {
             scope.End(id, token);
@@ -284,7 +308,7 @@ public sealed partial class JsonRpcDispatcher
                 {
                     // Notifications write no answer; responses are not the dispatcher's to handle.
                     var token = tokens is null ? cancellationToken : element.Info.Kind == JsonRpcMessageKind.Request ? tokens[i] : scope!.Begin(RequestId.None);
-                    await DispatchAsync(batch, element.Info, answers, token).ConfigureAwait(false);
+                    await DispatchOneAsync(batch, element.Info, answers, token, scope).ConfigureAwait(false);
                     if (ids is not null)
                     {
                         scope!.End(ids[i], token);

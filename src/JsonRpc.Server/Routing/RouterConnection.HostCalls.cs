@@ -23,10 +23,32 @@ internal sealed partial class RouterConnection
             return false;
         }
 
+        ServeHost(message, in info, method, idToken, batch);
+        return true;
+    }
+
+    /// <summary>
+    /// <c>$/enumerator/next</c> or <c>$/enumerator/abort</c> for an async enumerable a host method gave this
+    /// connection (tokens come from the router's own sequence, so they never name a routed stream); false when this
+    /// connection has none open, and the message is for the router's streams.
+    /// </summary>
+    private bool TryServeHostEnumerator(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> idToken, BatchReply? batch)
+    {
+        if (_serverScope is not { OpenEnumerators: > 0 })
+        {
+            return false;
+        }
+
+        ServeHost(message, in info, message[info.Method], idToken, batch);
+        return true;
+    }
+
+    private void ServeHost(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> method, ReadOnlySpan<byte> idToken, BatchReply? batch)
+    {
         var isCall = info.Kind == JsonRpc.Protocol.JsonRpcMessageKind.Request;
         if (isCall && !TryBeginCall(batch, idToken))
         {
-            return true;
+            return;
         }
 
         _router.HostCallStarted();
@@ -37,18 +59,20 @@ internal sealed partial class RouterConnection
         _hostCalls ??= CancellationTokenSource.CreateLinkedTokenSource(_router.StoppingToken);
         var token = _hostCalls.Token;
         var id = RequestId.None;
+
+        // The connection's state for host methods: its calls by id, so that its $/cancelRequest fires the handler's
+        // token; the enumerables it may pull; the way back to it for progress.
+        var scope = _serverScope ??= new JsonRpcCancellationScope(token, new HostPeerChannel(this));
         if (isCall)
         {
-            // Tracked by the caller's id, so that its $/cancelRequest fires the handler's token.
-            _serverScope ??= new JsonRpcCancellationScope(token);
             id = info.GetId(message);
-            token = _serverScope.Begin(id);
+            token = scope.Begin(id);
         }
 
         var state = new HostCall(this, copy, output, batch, isCall, id, token);
         try
         {
-            var pending = _router.Methods.DispatchAsync(copy.AsMemory(0, message.Length), in info, output, token);
+            var pending = _router.Methods.DispatchAsync(copy.AsMemory(0, message.Length), in info, output, token, scope);
             if (pending.IsCompletedSuccessfully)
             {
                 state.Finish(pending.Result);
@@ -63,8 +87,31 @@ internal sealed partial class RouterConnection
             RouterLog.HostMethodFailed(_logger, System.Text.Encoding.UTF8.GetString(method), ex);
             state.Fail(idToken);
         }
+    }
 
-        return true;
+    /// <summary>
+    /// Sends what host methods send this connection besides answers (progress), within its outbound bound: a message
+    /// that would take its queue past the bound is dropped, not queued, and never closes the connection.
+    /// </summary>
+    private sealed class HostPeerChannel(RouterConnection connection) : JsonRpcPeerChannel
+    {
+        public override bool TrySend(ReadOnlySpan<byte> notification)
+        {
+            // Measured as the queue counts it (the pooled buffer, not the message), so that it is never refused there.
+            var copy = ReplyWriter.Copy(notification);
+            if (connection.IsClosing
+                || connection._outbound.QueuedBytes + copy.Buffer.Length > connection._router.Options.MaxOutboundBufferSize)
+            {
+                copy.Return();
+                Interlocked.Increment(ref connection._router.StreamCounters.ProgressDropped);
+                return false;
+            }
+
+            return connection.Send(copy);
+        }
+
+        // The router's own sequence: a host enumerable's token never names one of the streams the router forwards.
+        public override long NextEnumeratorToken() => connection._router.NextStreamToken();
     }
 
     private void CancelHostCalls()

@@ -274,6 +274,11 @@ internal sealed partial class RouterConnection
         var (paramsStart, _) = info.Params.GetOffsetAndLength(message.Length);
         if (!StreamScanner.TryReadEnumeratorToken(message[info.Params], out var token, out var range) || !_router.TryGetStream(token, this, out var stream))
         {
+            if (TryServeHostEnumerator(message, in info, idToken, batch))
+            {
+                return;
+            }
+
             RouterLog.StreamUnknown(_logger, abort ? "$/enumerator/abort" : "$/enumerator/next", ConnectionId, Name, token);
             Fail(batch, idToken, StreamMessages.UnknownToken, "Unknown enumerator token",
                 "This connection has no stream of that token: it finished, was aborted or failed, or never was.");
@@ -372,7 +377,11 @@ internal sealed partial class RouterConnection
         var (paramsStart, _) = info.Params.GetOffsetAndLength(message.Length);
         if (!StreamScanner.TryReadEnumeratorToken(message[info.Params], out var token, out var range) || !_router.TryGetStream(token, this, out var stream))
         {
-            RouterLog.StreamUnknown(_logger, "$/enumerator/abort", ConnectionId, Name, token);
+            if (!TryServeHostEnumerator(message, in info, default, null))
+            {
+                RouterLog.StreamUnknown(_logger, "$/enumerator/abort", ConnectionId, Name, token);
+            }
+
             return;
         }
 

@@ -11,5 +11,6 @@ public sealed record SubtractParams(int Minuend, int Subtrahend);
 [JsonSerializable(typeof(int[]))]
 [JsonSerializable(typeof(string))]
 [JsonSerializable(typeof(SubtractParams))]
+[JsonSerializable(typeof(System.Text.Json.JsonElement))]
 [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
 internal sealed partial class DispatchJsonContext : JsonSerializerContext;

@@ -71,12 +71,24 @@ public sealed class InteropCalculator : IInteropCalculator
         return to;
     }
 
+    /// <summary>Completes when an enumeration of <see cref="RangeAsync"/> ends (its enumerator disposed): true when its token was cancelled.</summary>
+    public Task<bool> RangeEnded => _rangeEnded.Task;
+
+    private readonly TaskCompletionSource<bool> _rangeEnded = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
     public async IAsyncEnumerable<int> RangeAsync(int count, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        for (var i = 0; i < count; i++)
+        try
         {
-            await Task.Yield();
-            yield return i;
+            for (var i = 0; i < count; i++)
+            {
+                await Task.Yield();
+                yield return i;
+            }
+        }
+        finally
+        {
+            _rangeEnded.TrySetResult(cancellationToken.IsCancellationRequested);
         }
     }
 
