@@ -55,6 +55,37 @@ public sealed class HostingTests
     }
 
     [Fact]
+    public async Task AddJsonRpcTarget_HostedRouter_StreamsFromOneScopeUntilTheStreamEndsOrIsAbandoned()
+    {
+        await using var router = await RouterHost.StartAsync(build: b =>
+        {
+            AddScopeServices(b.Services);
+            b.Services.AddJsonRpcTarget<IScopeStream, ScopeProbeService>();
+        });
+        await using var caller = await router.ConnectAsync();
+        var ledger = router.Services.GetRequiredService<ScopeLedger>();
+
+        var streamed = new List<int>();
+        await foreach (var id in caller.Attach<IScopeStream>().ScopesAsync(3, default))
+        {
+            streamed.Add(id);
+        }
+
+        Assert.Equal([1, 1, 1], streamed); // one scope for the whole stream, served by the router's host methods
+        await Eventually.TrueAsync(() => ledger.Disposed == 1, "the stream's scope was disposed once it ended");
+
+        // Abandoned after its first item: the caller's abort reaches the host method's enumerator, and its scope goes.
+        await foreach (var id in caller.Attach<IScopeStream>().ScopesAsync(1_000_000, default))
+        {
+            Assert.Equal(2, id);
+            break;
+        }
+
+        await Eventually.TrueAsync(() => ledger.Disposed == 2, "the abandoned stream's scope was disposed");
+        Assert.Equal(2, ledger.Created);
+    }
+
+    [Fact]
     public async Task RouterAddTarget_AWireNameOfTheRouter_IsRefusedAndNothingIsAdded()
     {
         await using var router = await RouterHost.StartAsync();
