@@ -1,4 +1,5 @@
 using System.Buffers;
+using JsonRpc.Core.Tests.Support;
 
 namespace JsonRpc.Core.Tests;
 
@@ -190,12 +191,12 @@ public class AllocationTests
             action(input);
         }
 
-        var before = GC.GetAllocatedBytesForCurrentThread();
-        for (var i = 0; i < Iterations; i++)
+        return Allocations.Least(() =>
         {
-            action(input);
-        }
-
-        return GC.GetAllocatedBytesForCurrentThread() - before;
+            for (var i = 0; i < Iterations; i++)
+            {
+                action(input);
+            }
+        });
     }
 }
