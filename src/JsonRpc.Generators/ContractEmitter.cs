@@ -119,7 +119,7 @@ internal sealed partial class ContractEmitter
 
         Close();
         Line();
-        Line($"file sealed class {name}Converter : {Json}.Serialization.JsonConverter<{name}>");
+        Line($"file sealed class {name}Converter : global::JsonRpc.Contracts.JsonRpcContractArgsConverter<{name}>");
         Open();
         foreach (var (p, slot) in wire.Where(w => w.Param.Kind == ParamKind.Value))
         {

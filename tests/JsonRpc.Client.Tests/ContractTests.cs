@@ -186,6 +186,28 @@ public sealed class ContractTests
         Assert.True(await dispatcher.DispatchAsync("""{"jsonrpc":"2.0","id":3,"method":"plain.add","params":[2]}"""u8.ToArray(), output).Within());
         Assert.Contains("-32602", System.Text.Encoding.UTF8.GetString(output.WrittenSpan));
 
+        // The generated params converter is read without the serializer: params that do not fit still get -32602,
+        // with the call's id and a detail that says what is wrong, and never reach the target.
+        string[][] bad =
+        [
+            ["[]", "2 params expected, 0 given"],
+            ["[2,\"3\"]", "Invalid params"],
+            ["[2,{\"x\":1}]", "Invalid params"],
+            ["[2,3,4]", "2 params expected, more were given"],
+            ["{\"a\":1}", "lacks one of a, b"],
+            ["[2.5,1]", "Invalid params"],
+            ["[2147483648,1]", "Invalid params"],
+            ["[[2],3]", "Invalid params"],
+        ];
+        foreach (var (json, detail) in bad.Select(b => (b[0], b[1])))
+        {
+            output.Clear();
+            Assert.True(await dispatcher.DispatchAsync(System.Text.Encoding.UTF8.GetBytes($$"""{"jsonrpc":"2.0","id":9,"method":"plain.add","params":{{json}}}"""), output).Within());
+            var answer = System.Text.Encoding.UTF8.GetString(output.WrittenSpan);
+            Assert.True(answer.StartsWith("""{"jsonrpc":"2.0","id":9,"error":{"code":-32602,""", StringComparison.Ordinal), answer);
+            Assert.Contains(detail, answer);
+        }
+
     }
 
     [Fact]

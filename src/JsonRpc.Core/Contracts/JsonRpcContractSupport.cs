@@ -76,9 +76,11 @@ public static partial class JsonRpcContractSupport
         ArgumentNullException.ThrowIfNull(argsType);
         try
         {
-            return JsonSerializer.Deserialize(@params.IsEmpty ? "null"u8 : @params.Span, argsType)!;
+            return argsType.Converter is JsonRpcContractArgsConverter<TArgs> contract
+                ? contract.ReadParams(@params.Span, argsType.Options)
+                : JsonSerializer.Deserialize(@params.IsEmpty ? "null"u8 : @params.Span, argsType)!;
         }
-        catch (Exception ex) when (ex is JsonException or ParamsBindingException)
+        catch (Exception ex) when (ex is JsonException or ParamsBindingException or InvalidOperationException)
         {
             throw new JsonRpcMethodException(JsonRpcErrorCodes.InvalidParams, "Invalid params", DispatchWriter.Detail($"'{method}': {ex.Message}"), ex);
         }

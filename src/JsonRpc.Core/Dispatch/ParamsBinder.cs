@@ -2,6 +2,7 @@ using System.Buffers.Text;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
+using JsonRpc.Contracts;
 using JsonRpc.Protocol;
 
 namespace JsonRpc.Dispatch;
@@ -37,11 +38,17 @@ internal sealed class NoParamsBinder : ParamsBinder<bool>
     }
 }
 
-/// <summary>The whole params value binds to one type (a class for named params, an array or list for positional ones).</summary>
+/// <summary>
+/// The whole params value binds to one type (a class for named params, an array or list for positional ones); a
+/// contract's generated params type is read by its converter alone, without entering the serializer.
+/// </summary>
 internal sealed class WholeParamsBinder<T>(JsonTypeInfo<T> typeInfo) : ParamsBinder<T>
 {
-    public override T Bind(ReadOnlyMemory<byte> parameters)
-        => JsonSerializer.Deserialize(parameters.IsEmpty ? "null"u8 : parameters.Span, typeInfo)!;
+    private readonly JsonRpcContractArgsConverter<T>? _contract = typeInfo.Converter as JsonRpcContractArgsConverter<T>;
+
+    public override T Bind(ReadOnlyMemory<byte> parameters) => _contract is { } contract
+        ? contract.ReadParams(parameters.Span, typeInfo.Options)
+        : JsonSerializer.Deserialize(parameters.IsEmpty ? "null"u8 : parameters.Span, typeInfo)!;
 }
 
 /// <summary>The raw params, untouched.</summary>
