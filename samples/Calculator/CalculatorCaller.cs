@@ -22,6 +22,17 @@ public static class CalculatorCaller
         output.WriteLine("contract calls:");
         var calculator = client.Attach<ICalculator>();
         wrong += Check(output, "calculator.SubtractAsync(42, 23)", 19, await calculator.SubtractAsync(42, 23));
+        var counted = new List<int>();
+        await foreach (var value in calculator.CountAsync(1, 5, cancellationToken).WithCancellation(cancellationToken))
+        {
+            counted.Add(value);
+        }
+
+        wrong += Check(output, "calculator.CountAsync(1, 5)", "1 2 3 4 5", string.Join(' ', counted));
+        var totals = new RunningTotals();
+        var sum = await calculator.SumAsync([1, 2, 3, 4], totals, cancellationToken);
+        wrong += Check(output, "calculator.SumAsync([1, 2, 3, 4]) reports", "1 3 6 10", totals.ToString());
+        wrong += Check(output, "calculator.SumAsync([1, 2, 3, 4])", 10L, sum);
 
         output.WriteLine("blocking calls:");
         wrong += Check(output, "subtract [42, 23]", 19, client.Call("subtract", new[] { 42, 23 }, json.Int32Array, json.Int32, cancellationToken));
@@ -47,9 +58,35 @@ public static class CalculatorCaller
         return wrong;
     }
 
-    private static int Check(TextWriter output, string call, int expected, int actual)
+    private static int Check<T>(TextWriter output, string call, T expected, T actual)
+        where T : IEquatable<T>
     {
-        output.WriteLine($"  {call} = {actual}{(actual == expected ? string.Empty : $"  WRONG, expected {expected}")}");
-        return actual == expected ? 0 : 1;
+        output.WriteLine($"  {call} = {actual}{(actual.Equals(expected) ? string.Empty : $"  WRONG, expected {expected}")}");
+        return actual.Equals(expected) ? 0 : 1;
+    }
+
+    /// <summary>
+    /// Keeps the running totals in the order they arrive: the client reports progress before it completes the call,
+    /// so they are all here when the sum is (a <see cref="Progress{T}"/> would post them to the thread pool instead).
+    /// </summary>
+    private sealed class RunningTotals : IProgress<long>
+    {
+        private readonly List<long> _totals = [];
+
+        public void Report(long value)
+        {
+            lock (_totals)
+            {
+                _totals.Add(value);
+            }
+        }
+
+        public override string ToString()
+        {
+            lock (_totals)
+            {
+                return string.Join(' ', _totals);
+            }
+        }
     }
 }

@@ -6,6 +6,7 @@ namespace Calculator;
 public sealed record SubtractArgs(int Minuend, int Subtrahend);
 
 [JsonSerializable(typeof(int))]
+[JsonSerializable(typeof(long))]
 [JsonSerializable(typeof(int[]))]
 [JsonSerializable(typeof(SubtractArgs))]
 [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]

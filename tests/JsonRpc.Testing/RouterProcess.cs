@@ -46,9 +46,18 @@ public sealed partial class RouterProcess : IAsyncDisposable
     /// Starts the router on 127.0.0.1 and a port it picks (<c>--port 0</c>, then <paramref name="args"/>) and waits,
     /// within <paramref name="timeout"/>, until it says where it listens.
     /// </summary>
-    public static async Task<RouterProcess> StartListeningAsync(IEnumerable<string> args, TimeSpan timeout)
+    public static Task<RouterProcess> StartListeningAsync(IEnumerable<string> args, TimeSpan timeout)
+        => ListeningAsync(Start(["--port", "0", .. args]), timeout);
+
+    /// <summary>
+    /// Starts a natively compiled router (<c>dotnet publish -p:PublishAot=true</c>), <paramref name="executable"/>, as
+    /// <see cref="StartListeningAsync(IEnumerable{string}, TimeSpan)"/> starts the built one.
+    /// </summary>
+    public static Task<RouterProcess> StartNativeListeningAsync(string executable, IEnumerable<string> args, TimeSpan timeout)
+        => ListeningAsync(new RouterProcess(ChildProcess.Start(executable, ["--port", "0", .. args], workingDirectory: Path.GetDirectoryName(executable))), timeout);
+
+    private static async Task<RouterProcess> ListeningAsync(RouterProcess router, TimeSpan timeout)
     {
-        var router = Start(["--port", "0", .. args]);
         try
         {
             var line = await router.WaitForLineAsync(ListeningLine(), timeout).ConfigureAwait(false);

@@ -18,6 +18,8 @@ public class CalculatorSampleTests
         Assert.Equal(0, wrong);
         Assert.Contains("subtract [42, 23] = 19", text, StringComparison.Ordinal);
         Assert.Contains("subtract [23, 42] = -19", text, StringComparison.Ordinal);
+        Assert.Contains("calculator.CountAsync(1, 5) = 1 2 3 4 5", text, StringComparison.Ordinal);
+        Assert.Contains("calculator.SumAsync([1, 2, 3, 4]) reports = 1 3 6 10", text, StringComparison.Ordinal);
         Assert.Contains("blocking calls:", text, StringComparison.Ordinal);
         Assert.Contains("all answers correct", text, StringComparison.Ordinal);
     }
