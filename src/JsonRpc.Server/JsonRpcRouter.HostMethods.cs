@@ -65,8 +65,11 @@ public sealed partial class JsonRpcRouter
         where TContract : class
     {
         // The contract's names are known only once they are added: a dispatcher of its own finds them, and any clash
-        // with the router's names leaves the router's methods untouched.
-        var names = new JsonRpcDispatcher(Methods.Options).AddTarget(target).Methods;
+        // with the router's names leaves the router's methods untouched. Removed again, so that it stops listening to
+        // the target's events.
+        var probe = new JsonRpcDispatcher(Methods.Options).AddTarget(target);
+        string[] names = [.. probe.Methods];
+        probe.RemoveTarget(target);
         foreach (var name in names)
         {
             CheckHostMethodName(name);
