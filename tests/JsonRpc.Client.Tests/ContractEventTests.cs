@@ -16,13 +16,8 @@ public sealed class ContractEventTests
     [Fact]
     public async Task Attach_EventRaisedOnProviderTarget_ReachesProxyThroughRouter()
     {
-        await using var router = await RouterHost.StartAsync();
-        var target = new Thermostat();
-        await using var provider = await router.ConnectAsync();
-        provider.AddTarget<IThermostat>(target);
-        await provider.RegisterAsync("thermostat").Within();
-        await using var consumer = await router.ConnectAsync();
-        await consumer.RegisterAsync("consumer").Within();
+        await using var rig = await Rig.StartAsync();
+        var (router, target, consumer) = (rig.Router, rig.Target, rig.Consumer);
         var thermostat = consumer.Attach<IThermostat>();
         var changed = new EventRecorder<Reading>();
         var reset = new EventRecorder<EventArgs>();
@@ -46,12 +41,8 @@ public sealed class ContractEventTests
     [Fact]
     public async Task Attach_HandlerAddedBeforeRegistering_IsSubscribedOnceRegisterReturns_AndUnsubscribedWithTheLastHandler()
     {
-        await using var router = await RouterHost.StartAsync();
-        var target = new Thermostat();
-        await using var provider = await router.ConnectAsync();
-        provider.AddTarget<IThermostat>(target);
-        await provider.RegisterAsync("thermostat").Within();
-        await using var consumer = await router.ConnectAsync();
+        await using var rig = await Rig.StartAsync(registerConsumer: false);
+        var (router, consumer) = (rig.Router, rig.Consumer);
         var thermostat = consumer.Attach<IThermostat>();
         var first = new EventRecorder<Reading>();
         var second = new EventRecorder<Reading>();
@@ -73,15 +64,10 @@ public sealed class ContractEventTests
     [Fact]
     public async Task Attach_HandlerThrows_IsLogged_AndTheConnectionAndLaterEventsGoOn()
     {
-        await using var router = await RouterHost.StartAsync();
-        var target = new Thermostat();
-        await using var provider = await router.ConnectAsync();
-        provider.AddTarget<IThermostat>(target);
-        await provider.RegisterAsync("thermostat").Within();
         var logs = new CapturingLoggerProvider();
         using var loggerFactory = new Microsoft.Extensions.Logging.LoggerFactory([logs]);
-        await using var consumer = await router.ConnectAsync(new JsonRpcClientOptions { LoggerFactory = loggerFactory });
-        await consumer.RegisterAsync("consumer").Within();
+        await using var rig = await Rig.StartAsync(consumerOptions: new JsonRpcClientOptions { LoggerFactory = loggerFactory });
+        var (router, consumer) = (rig.Router, rig.Consumer);
         var thermostat = consumer.Attach<IThermostat>();
         var seen = new EventRecorder<Reading>();
         thermostat.Changed += (sender, reading) =>
@@ -172,6 +158,44 @@ public sealed class ContractEventTests
 
         Assert.Equal("by position", (await alarm.WaitAsync(1)).Args);
         Assert.Equal("by name", (await alarm.WaitAsync(2)).Args);
+    }
+
+    /// <summary>A router, a provider serving a <see cref="Thermostat"/> as "thermostat", and a consumer to attach.</summary>
+    private sealed class Rig : IAsyncDisposable
+    {
+        private Rig(RouterHost router, Thermostat target, JsonRpcClient provider, JsonRpcClient consumer)
+            => (Router, Target, Provider, Consumer) = (router, target, provider, consumer);
+
+        public RouterHost Router { get; }
+
+        public Thermostat Target { get; }
+
+        public JsonRpcClient Provider { get; }
+
+        public JsonRpcClient Consumer { get; }
+
+        public static async Task<Rig> StartAsync(bool registerConsumer = true, JsonRpcClientOptions? consumerOptions = null)
+        {
+            var router = await RouterHost.StartAsync();
+            var target = new Thermostat();
+            var provider = await router.ConnectAsync();
+            provider.AddTarget<IThermostat>(target);
+            await provider.RegisterAsync("thermostat").Within();
+            var consumer = await router.ConnectAsync(consumerOptions);
+            if (registerConsumer)
+            {
+                await consumer.RegisterAsync("consumer").Within();
+            }
+
+            return new Rig(router, target, provider, consumer);
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            await Consumer.DisposeAsync();
+            await Provider.DisposeAsync();
+            await Router.DisposeAsync();
+        }
     }
 
     private static async Task ServeAsync(JsonRpcDispatcher dispatcher, TcpListener listener, int connections, CancellationToken cancellationToken)
