@@ -140,6 +140,21 @@ public sealed class ContractEventTests
     }
 
     [Fact]
+    public async Task RouterAddTarget_HoldsOneSubscriptionPerEvent_TheNameCheckLetsGoOfTheTarget()
+    {
+        await using var router = await RouterHost.StartAsync();
+        var target = new Thermostat();
+
+        router.Router.AddTarget<IThermostat>(target);
+
+        // The router's own dispatcher holds it (its events go to no connection: see the README); the throwaway
+        // dispatcher that found the contract's names does not.
+        Assert.Equal(3, target.Handlers);
+        Assert.True(router.Router.Methods.RemoveTarget(target));
+        Assert.Equal(0, target.Handlers);
+    }
+
+    [Fact]
     public async Task Attach_EventWithParamsThatDoNotFit_IsSkipped_AndLaterEventsArrive()
     {
         await using var router = await RouterHost.StartAsync();
