@@ -58,6 +58,9 @@ public sealed partial class JsonRpcRouter
     /// Serves <paramref name="target"/>'s methods of the <c>[JsonRpcContract]</c> interface
     /// <typeparamref name="TContract"/> as host methods (see <see cref="JsonRpcDispatcher.AddTarget{TContract}(TContract)"/>).
     /// In a hosted app, <c>services.AddJsonRpcTarget&lt;TContract, TImplementation&gt;()</c> does it with a scope per call.
+    /// The contract's events that <paramref name="target"/> raises are published: each goes, as the notification named
+    /// after it with params <c>[args]</c>, to the clients subscribed to that name (a generated proxy subscribes while its
+    /// event has handlers). A per-call implementation raises none: it lives for one call.
     /// </summary>
     /// <exception cref="ArgumentException">One of the contract's names is taken by the router or by another host method.</exception>
     /// <exception cref="InvalidOperationException">No code was generated for <typeparamref name="TContract"/>.</exception>

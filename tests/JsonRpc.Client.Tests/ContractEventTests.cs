@@ -140,15 +140,26 @@ public sealed class ContractEventTests
     }
 
     [Fact]
-    public async Task RouterAddTarget_HoldsOneSubscriptionPerEvent_TheNameCheckLetsGoOfTheTarget()
+    public async Task RouterAddTarget_EventsArePublishedToSubscribedProxies_AndTheNameCheckLetsGoOfTheTarget()
     {
         await using var router = await RouterHost.StartAsync();
         var target = new Thermostat();
-
         router.Router.AddTarget<IThermostat>(target);
+        await using var consumer = await router.ConnectAsync();
+        await consumer.RegisterAsync("consumer").Within();
+        var thermostat = consumer.Attach<IThermostat>();
+        var changed = new EventRecorder<Reading>();
+        thermostat.Changed += changed.Record;
+        await Eventually.TrueAsync(() => router.Router.GetStats().Subscriptions == 1, "the proxy subscribes at the router");
 
-        // The router's own dispatcher holds it (its events go to no connection: see the README); the throwaway
-        // dispatcher that found the contract's names does not.
+        await thermostat.SetAsync(30, "server room").Within();
+
+        var (sender, reading) = await changed.WaitAsync();
+        Assert.Same(thermostat, sender);
+        Assert.Equal(new Reading(30, "server room"), reading);
+        Assert.Equal(1, router.Router.GetStats().EventsDelivered);
+
+        // The router's own dispatcher holds the target; the throwaway one that found the contract's names does not.
         Assert.Equal(3, target.Handlers);
         Assert.True(router.Router.Methods.RemoveTarget(target));
         Assert.Equal(0, target.Handlers);

@@ -46,6 +46,19 @@ public sealed partial class JsonRpcDispatcher
     }
 
     /// <summary>
+    /// Sends the events of this dispatcher's contract targets to <paramref name="peer"/> too, until the result is
+    /// disposed: for a host that runs its connections itself (the connections <see cref="ServeAsync"/> serves get them
+    /// already). Each event reaches <see cref="JsonRpcPeerChannel.TrySend"/> as one complete notification.
+    /// </summary>
+    /// <returns>Disposed: the peer gets no more events.</returns>
+    public IDisposable AttachPeer(JsonRpcPeerChannel peer)
+    {
+        ArgumentNullException.ThrowIfNull(peer);
+        Peers.Add(peer);
+        return JsonRpcContractSupport.Registration(() => Peers.Remove(peer));
+    }
+
+    /// <summary>
     /// Stops serving a target added with <c>AddTarget</c>: removes the methods it added and unsubscribes from its
     /// events, so that the dispatcher no longer holds it nor it the dispatcher.
     /// </summary>
