@@ -181,10 +181,20 @@ public sealed partial class JsonRpcClient
     /// <summary>The listeners' subscriptions to restore on a new connection (those SubscribeAsync holds are restored anyway).</summary>
     private string[] ListenerSubscriptionsToRestore()
     {
+        var subscriptions = _subscriptions;
+        var names = new List<string>();
         lock (_listenersAtRouter)
         {
-            return [.. _listenersAtRouter.Where(name => !_subscriptions.ContainsKey(name))];
+            foreach (var name in _listenersAtRouter)
+            {
+                if (!subscriptions.ContainsKey(name))
+                {
+                    names.Add(name);
+                }
+            }
         }
+
+        return [.. names];
     }
 
     /// <summary>Unsubscribes from served targets' events and stops the listeners' queues (on dispose).</summary>

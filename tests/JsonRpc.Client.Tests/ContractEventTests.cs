@@ -89,6 +89,34 @@ public sealed class ContractEventTests
     }
 
     [Fact]
+    public async Task Attach_RouterRestarts_ProxySubscriptionIsRestoredWithTheRegistration()
+    {
+        var router = await RouterHost.StartAsync();
+        var port = router.Port;
+        var options = new JsonRpcClientOptions { Reconnect = { InitialDelay = TimeSpan.FromMilliseconds(50), MaxDelay = TimeSpan.FromMilliseconds(200) } };
+        var target = new Thermostat();
+        await using var provider = await router.ConnectAsync(options);
+        provider.AddTarget<IThermostat>(target);
+        await provider.RegisterAsync("thermostat").Within();
+        await using var consumer = await router.ConnectAsync(options);
+        await consumer.RegisterAsync("consumer").Within();
+        var thermostat = consumer.Attach<IThermostat>();
+        var changed = new EventRecorder<Reading>();
+        thermostat.Changed += changed.Record;
+        await Eventually.TrueAsync(() => router.Router.GetStats().Subscriptions == 1, "the proxy subscribes at the router");
+
+        await router.DisposeAsync();
+        await Eventually.TrueAsync(() => consumer.State == JsonRpcClientState.Reconnecting, "the consumer noticed the loss");
+        await using var restarted = await RouterHost.StartAsync(port: port);
+        await Eventually.TrueAsync(
+            () => provider.State == JsonRpcClientState.Connected && consumer.State == JsonRpcClientState.Connected && restarted.Router.GetStats().Subscriptions == 1,
+            "both reconnected, the proxy's subscription restored");
+
+        await thermostat.SetAsync(5, "after restart").Within();
+        Assert.Equal(new Reading(5, "after restart"), (await changed.WaitAsync()).Args);
+    }
+
+    [Fact]
     public async Task AddTarget_DispatcherServingSockets_SendsEventsToEachConnection_UntilRemoveTarget()
     {
         var dispatcher = new JsonRpcDispatcher();
