@@ -213,17 +213,6 @@ public sealed class ContractGeneratorTests
         Assert.Empty(withoutClient.CompileErrors);
     }
 
-    [Fact]
-    public void Generate_UnsupportedEventType_MessageNamesTheTypeAndWhatIsSupported()
-    {
-        var result = Run(Usings + "[JsonRpcContract] public interface IBad { event Action<int> Changed; }");
-
-        var message = Assert.Single(result.GeneratorDiagnostics).GetMessage(System.Globalization.CultureInfo.InvariantCulture);
-        Assert.Contains("'Changed'", message);
-        Assert.Contains("System.Action<int>", message);
-        Assert.Contains("EventHandler<T>", message);
-    }
-
     [Theory]
     [InlineData("JSONRPC005", "[JsonRpcContract] public interface [|IBad|]<T> { Task<T> GetAsync(); }")]
     [InlineData("JSONRPC008", "[JsonRpcContract(typeof(string))] public interface [|IBad|] { Task GetAsync(); }")]
@@ -239,14 +228,18 @@ public sealed class ContractGeneratorTests
         Assert.Contains("IBad", diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture));
     }
 
-    [Fact]
-    public void Generate_DuplicateWireName_MessageNamesBothMethodsAndTheFix()
+    [Theory]
+    [InlineData("Task Add(int a); Task Add(int a, int b);", "'Add'", "[JsonRpcMethod")]           // both methods and the fix
+    [InlineData("event Action<int> Changed;", "'Changed'", "System.Action<int>", "EventHandler<T>")] // the type and what is supported
+    public void Generate_Diagnostic_MessageNamesTheMemberAndTheWayOut(string members, params string[] expected)
     {
-        var result = Run(Usings + "[JsonRpcContract] public interface IBad { Task Add(int a); Task Add(int a, int b); }");
+        var result = Run(Usings + "[JsonRpcContract] public interface IBad { " + members + " }");
 
         var message = Assert.Single(result.GeneratorDiagnostics).GetMessage(System.Globalization.CultureInfo.InvariantCulture);
-        Assert.Contains("'Add'", message);
-        Assert.Contains("[JsonRpcMethod", message);
+        foreach (var part in expected)
+        {
+            Assert.Contains(part, message);
+        }
     }
 
     // "[|x|]" marks where the diagnostic must be; returns the source without the marks and that span.
