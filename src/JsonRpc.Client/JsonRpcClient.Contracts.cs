@@ -13,6 +13,14 @@ public sealed partial class JsonRpcClient
     /// enumerated), with the metadata of the contract's <c>JsonSerializerContext</c> (else
     /// <see cref="JsonRpcClientOptions.SerializerOptions"/>). Written by the source generator: no reflection.
     /// </summary>
+    /// <remarks>
+    /// Each event of the contract is raised (sender: the proxy) for each notification named after it that the peer
+    /// sends, params <c>[args]</c> as StreamJsonRpc's targets send them; handlers run in arrival order off the read loop,
+    /// and one that throws is logged. While an event has handlers and this client is registered at a router
+    /// (<see cref="RegisterAsync"/>, before or after the handler is added), the proxy also subscribes to the event there
+    /// (<c>subscribe</c>, in the background when added after registering; restored after a reconnect), since the router
+    /// passes a published event only to its subscribers; the last handler removed unsubscribes.
+    /// </remarks>
     /// <exception cref="InvalidOperationException">No code was generated for <typeparamref name="TContract"/>, or a type lacks metadata.</exception>
     public TContract Attach<TContract>()
         where TContract : class
@@ -34,7 +42,10 @@ public sealed partial class JsonRpcClient
     /// client is registered), with the metadata of the contract's <c>JsonSerializerContext</c> (else
     /// <see cref="JsonRpcClientOptions.SerializerOptions"/>). Params bind by position or by name; an
     /// <see cref="IProgress{T}"/> parameter reports to the caller's progress token, an <see cref="IAsyncEnumerable{T}"/>
-    /// result is served for the caller to pull (StreamJsonRpc's protocol).
+    /// result is served for the caller to pull (StreamJsonRpc's protocol). Each event of the contract the target raises
+    /// is sent to the peer as a notification named after it, params <c>[args]</c> (StreamJsonRpc's
+    /// <c>NotifyClientOfEvents</c>); a router passes it to the event's subscribers, as a published event. Disposing the
+    /// client unsubscribes from the target's events.
     /// </summary>
     /// <exception cref="InvalidOperationException">No code was generated for <typeparamref name="TContract"/>, or a type lacks metadata.</exception>
     /// <exception cref="ArgumentException">A method of one of the contract's names is already served.</exception>
@@ -50,7 +61,7 @@ public sealed partial class JsonRpcClient
         ArgumentNullException.ThrowIfNull(target);
         ArgumentNullException.ThrowIfNull(options);
         var add = ClientContracts<TContract>.AddTarget ?? throw new InvalidOperationException(JsonRpcContractSupport.NotAContract(typeof(TContract)));
-        add(this, target, options);
+        AddTargetRegistration(add(this, target, options));
         return this;
     }
 
@@ -60,6 +71,6 @@ public sealed partial class JsonRpcClient
     {
         public static Func<JsonSerializerOptions>? DefaultOptions;
         public static Func<JsonRpcClient, JsonSerializerOptions, TContract>? CreateProxy;
-        public static Action<JsonRpcClient, TContract, JsonSerializerOptions>? AddTarget;
+        public static Func<JsonRpcClient, TContract, JsonSerializerOptions, IDisposable>? AddTarget;
     }
 }

@@ -100,7 +100,11 @@ public sealed partial class JsonRpcClient
         }
 
         await subscription.StopAsync().ConfigureAwait(false);
-        await CallBuiltInAsync(null, RouterWire.Unsubscribe, NamedStringParams.Event, eventName, cancellationToken).ConfigureAwait(false);
+        if (!ListenerHoldsSubscription(eventName))
+        {
+            await CallBuiltInAsync(null, RouterWire.Unsubscribe, NamedStringParams.Event, eventName, cancellationToken).ConfigureAwait(false);
+        }
+
         return true;
     }
 
@@ -181,9 +185,9 @@ public sealed partial class JsonRpcClient
     }
 
     /// <summary>Finds the subscription a notification's method names, without allocating for names up to 256 bytes.</summary>
-    private bool TryFindSubscription(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, [NotNullWhen(true)] out EventSubscription? subscription)
+    private static bool TryFindSubscription(
+        ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, Dictionary<string, EventSubscription> subscriptions, [NotNullWhen(true)] out EventSubscription? subscription)
     {
-        var subscriptions = _subscriptions;
         subscription = null;
         if (subscriptions.Count == 0)
         {

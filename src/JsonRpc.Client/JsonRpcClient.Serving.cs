@@ -52,6 +52,7 @@ public sealed partial class JsonRpcClient
             null, RouterWire.RegisterClient, new RegisterParams(name, _options.AccessToken), default, cancellationToken).ConfigureAwait(false);
         _name = name;
         await AnnounceMethodsAsync(cancellationToken).ConfigureAwait(false);
+        await SyncListenersAsync().ConfigureAwait(false);
     }
 
     /// <summary>
@@ -251,10 +252,26 @@ public sealed partial class JsonRpcClient
             return;
         }
 
-        if (info.Kind == JsonRpcMessageKind.Notification && TryFindSubscription(message, info, out var subscription))
+        if (info.Kind == JsonRpcMessageKind.Notification)
         {
-            subscription.Enqueue(info.HasParams ? message[info.Params] : default);
-            return;
+            // An event: to SubscribeAsync's handlers and to the proxies that listen, each in its own queue.
+            var matched = false;
+            if (TryFindSubscription(message, info, _subscriptions, out var subscription))
+            {
+                subscription.Enqueue(info.HasParams ? message[info.Params] : default);
+                matched = true;
+            }
+
+            if (TryFindSubscription(message, info, _listeners, out var listener))
+            {
+                listener.Enqueue(info.HasParams ? message[info.Params] : default);
+                matched = true;
+            }
+
+            if (matched)
+            {
+                return;
+            }
         }
 
         if (_dispatcher is not { } dispatcher)
@@ -387,6 +404,12 @@ public sealed partial class JsonRpcClient
 
         var events = 0;
         foreach (var eventName in _subscriptions.Keys)
+        {
+            await CallBuiltInAsync(connection, RouterWire.Subscribe, NamedStringParams.Event, eventName, cancellationToken).ConfigureAwait(false);
+            events++;
+        }
+
+        foreach (var eventName in ListenerSubscriptionsToRestore())
         {
             await CallBuiltInAsync(connection, RouterWire.Subscribe, NamedStringParams.Event, eventName, cancellationToken).ConfigureAwait(false);
             events++;

@@ -225,6 +225,7 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
         }
 
         await StopEventQueuesAsync().ConfigureAwait(false);
+        await StopContractEventsAsync().ConfigureAwait(false);
     }
 
     /// <summary>Closes the connection, blocking until it is closed; prefer <see cref="DisposeAsync"/>.</summary>

@@ -1,5 +1,7 @@
 using System.ComponentModel;
 using System.Text.Json;
+using JsonRpc.Contracts;
+using JsonRpc.Protocol;
 
 namespace JsonRpc.Client;
 
@@ -10,11 +12,11 @@ public static class JsonRpcClientContractSupport
     /// <summary>Registers the generated proxy and target of <typeparamref name="TContract"/> (called from a module initializer).</summary>
     /// <param name="defaultOptions">The options of the contract's <c>JsonSerializerContext</c>, or null when it names none.</param>
     /// <param name="createProxy">Makes a proxy that calls through a client.</param>
-    /// <param name="addTarget">Adds an implementation's methods to a client.</param>
+    /// <param name="addTarget">Adds an implementation's methods to a client and subscribes to its events; returns what unsubscribes.</param>
     public static void Register<TContract>(
         Func<JsonSerializerOptions>? defaultOptions,
         Func<JsonRpcClient, JsonSerializerOptions, TContract> createProxy,
-        Action<JsonRpcClient, TContract, JsonSerializerOptions> addTarget)
+        Func<JsonRpcClient, TContract, JsonSerializerOptions, IDisposable> addTarget)
         where TContract : class
     {
         ArgumentNullException.ThrowIfNull(createProxy);
@@ -22,5 +24,24 @@ public static class JsonRpcClientContractSupport
         JsonRpcClient.ClientContracts<TContract>.DefaultOptions = defaultOptions;
         JsonRpcClient.ClientContracts<TContract>.CreateProxy = createProxy;
         JsonRpcClient.ClientContracts<TContract>.AddTarget = addTarget;
+    }
+
+    /// <summary>The sender of the events of targets added to <paramref name="client"/>: notifications to its peer.</summary>
+    public static JsonRpcEventSender EventSender(JsonRpcClient client)
+    {
+        ArgumentNullException.ThrowIfNull(client);
+        return client.EventSender;
+    }
+
+    /// <summary>
+    /// Runs <paramref name="handler"/> with the params of each notification <paramref name="eventName"/> the peer sends
+    /// (a proxy's event while it has handlers); dispose the result to stop.
+    /// </summary>
+    public static IDisposable Listen(JsonRpcClient client, string eventName, Action<RawJson> handler)
+    {
+        ArgumentNullException.ThrowIfNull(client);
+        ArgumentException.ThrowIfNullOrEmpty(eventName);
+        ArgumentNullException.ThrowIfNull(handler);
+        return client.Listen(eventName, handler);
     }
 }

@@ -29,7 +29,7 @@ internal static class ContractDiagnostics
 
     public static readonly DiagnosticDescriptor UnsupportedMember = Error(
         "JSONRPC006", "Unsupported contract member",
-        "'{0}' is a {1}: a JSON-RPC contract has methods only");
+        "'{0}' is {1}: a JSON-RPC contract has methods and events only");
 
     public static readonly DiagnosticDescriptor UnsupportedParameter = Error(
         "JSONRPC007", "Unsupported parameter",
@@ -46,6 +46,10 @@ internal static class ContractDiagnostics
     public static readonly DiagnosticDescriptor Inaccessible = Error(
         "JSONRPC010", "The contract is not accessible",
         "'{0}' is private or nested in a private type: the generated proxy and target must be able to name it");
+
+    public static readonly DiagnosticDescriptor UnsupportedEvent = Error(
+        "JSONRPC011", "Unsupported event type",
+        "Event '{0}' is a '{1}': a contract event must be an EventHandler or EventHandler<T> (sent as a notification with params [args], as StreamJsonRpc does)");
 
     private static DiagnosticDescriptor Error(string id, string title, string message)
         => new(id, title, message, Category, DiagnosticSeverity.Error, isEnabledByDefault: true);

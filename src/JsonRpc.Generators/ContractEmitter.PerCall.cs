@@ -24,6 +24,7 @@ internal sealed partial class ContractEmitter
             EmitPerCallMethod(method);
         }
 
+        EmitPerCallEvents();
         Close();
     }
 

@@ -10,6 +10,7 @@ internal sealed record ContractModel(
     string SafeName,
     string? ContextType,
     EquatableArray<MethodModel> Methods,
+    EquatableArray<EventModel> Events,
     EquatableArray<DiagnosticInfo> Diagnostics);
 
 internal enum ReturnKind
@@ -58,6 +59,10 @@ internal sealed record MethodModel(
     public bool IsVoid => Kind is ReturnKind.Task or ReturnKind.ValueTask;
 }
 
+// An EventHandler or EventHandler<T> event. Type: as declared; HandlerType: without a nullable annotation, for locals;
+// ArgsType: the T of EventHandler<T>, null for EventHandler.
+internal sealed record EventModel(string Name, string DeclaringType, string WireName, string Type, string HandlerType, string? ArgsType);
+
 // Type: the parameter's type as declared; for progress, ProgressType is the T of IProgress<T>.
 internal sealed record ParamModel(string Name, string Type, ParamKind Kind, string? ProgressType);
 
@@ -96,6 +101,7 @@ internal sealed record DiagnosticInfo(string Id, string? Path, TextSpan Span, Li
         "JSONRPC008" => ContractDiagnostics.NotASerializerContext,
         "JSONRPC009" => ContractDiagnostics.InvalidWireName,
         "JSONRPC010" => ContractDiagnostics.Inaccessible,
+        "JSONRPC011" => ContractDiagnostics.UnsupportedEvent,
         _ => throw new ArgumentOutOfRangeException(nameof(id), id, null),
     };
 }

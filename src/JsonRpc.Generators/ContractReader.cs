@@ -46,6 +46,7 @@ internal static class ContractReader
         }
 
         var methods = ImmutableArray.CreateBuilder<MethodModel>();
+        var events = ImmutableArray.CreateBuilder<EventModel>();
         var wireNames = new Dictionary<string, string>();
         var interfaces = new List<INamedTypeSymbol> { contract };
         interfaces.AddRange(contract.AllInterfaces);
@@ -80,7 +81,19 @@ internal static class ContractReader
                         diagnostics.Add(DiagnosticInfo.Create(ContractDiagnostics.UnsupportedMember, property, property.Name, property.IsIndexer ? "an indexer" : "a property"));
                         break;
                     case IEventSymbol @event:
-                        diagnostics.Add(DiagnosticInfo.Create(ContractDiagnostics.UnsupportedMember, @event, @event.Name, "an event (not supported yet)"));
+                        if (ReadEvent(@event, declaring, diagnostics) is { } eventModel)
+                        {
+                            if (wireNames.TryGetValue(eventModel.WireName, out var other))
+                            {
+                                diagnostics.Add(DiagnosticInfo.Create(ContractDiagnostics.DuplicateWireName, @event, @event.Name, eventModel.WireName, other));
+                            }
+                            else
+                            {
+                                wireNames.Add(eventModel.WireName, @event.Name);
+                                events.Add(eventModel);
+                            }
+                        }
+
                         break;
                 }
             }
@@ -91,6 +104,7 @@ internal static class ContractReader
             SafeName(contract),
             contextType,
             new EquatableArray<MethodModel>(methods.ToImmutable()),
+            new EquatableArray<EventModel>(events.ToImmutable()),
             new EquatableArray<DiagnosticInfo>(diagnostics.ToImmutable()));
     }
 
@@ -170,14 +184,7 @@ internal static class ContractReader
             ok = false;
         }
 
-        var wireName = method.Name;
-        foreach (var attribute in method.GetAttributes())
-        {
-            if (attribute.AttributeClass?.ToDisplayString() == MethodAttribute && attribute.ConstructorArguments.Length == 1)
-            {
-                wireName = attribute.ConstructorArguments[0].Value as string ?? string.Empty;
-            }
-        }
+        var wireName = WireName(method, method.Name);
 
         if (WireNameProblem(wireName) is { } problem)
         {
@@ -189,6 +196,49 @@ internal static class ContractReader
             ? new MethodModel(method.Name, declaring.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), wireName, kind!.Value,
                 Display(method.ReturnType), result is null ? null : Display(result), new EquatableArray<ParamModel>(parameters.ToImmutable()))
             : null;
+    }
+
+    /// <summary>An EventHandler or EventHandler&lt;T&gt; event: what StreamJsonRpc turns into notifications.</summary>
+    private static EventModel? ReadEvent(IEventSymbol @event, INamedTypeSymbol declaring, ImmutableArray<DiagnosticInfo>.Builder diagnostics)
+    {
+        string? argsType;
+        if (IsNamed(@event.Type, "System", "EventHandler", 0))
+        {
+            argsType = null;
+        }
+        else if (IsNamed(@event.Type, "System", "EventHandler", 1))
+        {
+            argsType = Display(((INamedTypeSymbol)@event.Type).TypeArguments[0]);
+        }
+        else
+        {
+            diagnostics.Add(DiagnosticInfo.Create(ContractDiagnostics.UnsupportedEvent, @event, @event.Name, @event.Type.ToDisplayString()));
+            return null;
+        }
+
+        var wireName = WireName(@event, @event.Name);
+        if (WireNameProblem(wireName) is { } problem)
+        {
+            diagnostics.Add(DiagnosticInfo.Create(ContractDiagnostics.InvalidWireName, @event, @event.Name, wireName, problem));
+            return null;
+        }
+
+        return new EventModel(@event.Name, declaring.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), wireName,
+            Display(@event.Type), Display(@event.Type.WithNullableAnnotation(NullableAnnotation.NotAnnotated)), argsType);
+    }
+
+    /// <summary>The name <c>[JsonRpcMethod("…")]</c> gives, else the member's own.</summary>
+    private static string WireName(ISymbol member, string name)
+    {
+        foreach (var attribute in member.GetAttributes())
+        {
+            if (attribute.AttributeClass?.ToDisplayString() == MethodAttribute && attribute.ConstructorArguments.Length == 1)
+            {
+                name = attribute.ConstructorArguments[0].Value as string ?? string.Empty;
+            }
+        }
+
+        return name;
     }
 
     private static string? WireNameProblem(string name)

@@ -58,6 +58,9 @@ public sealed partial class JsonRpcRouter
     /// Serves <paramref name="target"/>'s methods of the <c>[JsonRpcContract]</c> interface
     /// <typeparamref name="TContract"/> as host methods (see <see cref="JsonRpcDispatcher.AddTarget{TContract}(TContract)"/>).
     /// In a hosted app, <c>services.AddJsonRpcTarget&lt;TContract, TImplementation&gt;()</c> does it with a scope per call.
+    /// The contract's events that <paramref name="target"/> raises are published: each goes, as the notification named
+    /// after it with params <c>[args]</c>, to the clients subscribed to that name (a generated proxy subscribes while its
+    /// event has handlers). A per-call implementation raises none: it lives for one call.
     /// </summary>
     /// <exception cref="ArgumentException">One of the contract's names is taken by the router or by another host method.</exception>
     /// <exception cref="InvalidOperationException">No code was generated for <typeparamref name="TContract"/>.</exception>
@@ -65,8 +68,11 @@ public sealed partial class JsonRpcRouter
         where TContract : class
     {
         // The contract's names are known only once they are added: a dispatcher of its own finds them, and any clash
-        // with the router's names leaves the router's methods untouched.
-        var names = new JsonRpcDispatcher(Methods.Options).AddTarget(target).Methods;
+        // with the router's names leaves the router's methods untouched. Removed again, so that it stops listening to
+        // the target's events.
+        var probe = new JsonRpcDispatcher(Methods.Options).AddTarget(target);
+        string[] names = [.. probe.Methods];
+        probe.RemoveTarget(target);
         foreach (var name in names)
         {
             CheckHostMethodName(name);

@@ -49,6 +49,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
         _metrics = new RouterMetrics(Counters, meterFactory, this);
         DefaultFramer = new NewlineDelimitedFramer(Options.MaxMessageSize);
         Methods = new JsonRpcDispatcher(new JsonRpcDispatcherOptions { MaxDepth = Options.MaxDepth, EnumeratorPrefetch = Options.HostEnumeratorPrefetch });
+        Methods.AttachPeer(new HostEventPublisher(this)); // for the router's lifetime: host targets' events are published
         if (Options.AccessToken is { } token)
         {
             _accessTokenHash = SHA256.HashData(Encoding.UTF8.GetBytes(token));

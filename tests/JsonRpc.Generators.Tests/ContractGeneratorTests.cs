@@ -142,7 +142,11 @@ public sealed class ContractGeneratorTests
     [InlineData("JSONRPC004", "Task Add(int a); Task [|Add|](int a, int b);")]
     [InlineData("JSONRPC004", "[JsonRpcMethod(\"x\")] Task A(); [JsonRpcMethod(\"x\")] Task [|B|]();")]
     [InlineData("JSONRPC006", "int [|Count|] { get; }")]
-    [InlineData("JSONRPC006", "event EventHandler [|Changed|];")]
+    [InlineData("JSONRPC011", "event Action [|Changed|];")]
+    [InlineData("JSONRPC011", "event Action<int> [|Changed|];")]
+    [InlineData("JSONRPC011", "event System.ComponentModel.PropertyChangedEventHandler [|Changed|];")]
+    [InlineData("JSONRPC004", "Task Changed(); event EventHandler [|Changed|];")]
+    [InlineData("JSONRPC009", "[JsonRpcMethod(\"rpc.changed\")] event EventHandler [|Changed|];")]
     [InlineData("JSONRPC007", "Task Add(CancellationToken a, CancellationToken [|b|]);")]
     [InlineData("JSONRPC007", "Task Add(IAsyncEnumerable<int> [|values|]);")]
     [InlineData("JSONRPC007", "IAsyncEnumerable<int> Add(IProgress<int> [|progress|]);")]
@@ -161,6 +165,54 @@ public sealed class ContractGeneratorTests
         Assert.Empty(result.Generated);
     }
 
+    [Fact]
+    public void Generate_Events_CompileOnBothSides_WithWireNamesAndPerCallNoOps()
+    {
+        var result = Run(Usings + Context + """
+            namespace App
+            {
+            public record Tick(int Count);
+
+            [JsonRpcContract(typeof(global::Ctx))]
+            public interface IClock : IBaseEvents
+            {
+                Task<int> NowAsync();
+                event EventHandler? Started;
+                event EventHandler<Tick> Ticked;
+                [JsonRpcMethod("clock.stopped")] event EventHandler<string?>? Stopped;
+                event EventHandler<int> @event;
+            }
+
+            public interface IBaseEvents
+            {
+                event EventHandler<long> Reset;
+            }
+
+            [JsonRpcContract]
+            public interface IEventsOnly
+            {
+                event EventHandler Pinged;
+            }
+            }
+            """);
+
+        Assert.Empty(result.GeneratorDiagnostics);
+        Assert.Empty(result.CompileErrors);
+        var code = string.Join("\n", result.Generated);
+
+        // The target sends each event as StreamJsonRpc does; the proxy listens under the same names.
+        Assert.Contains("SendEvent(sender, \"Started\")", code);
+        Assert.Contains("SendEvent<global::App.Tick>(sender, \"Ticked\", __args, __type1)", code);
+        Assert.Contains("\"clock.stopped\"", code);
+        Assert.Contains("Listen(_client, \"Reset\", OnEvent4)", code);
+        Assert.Contains("dispatcher.Remove(\"NowAsync\");", code);
+
+        // Without JsonRpc.Client: the dispatcher's target only, still compiling.
+        var withoutClient = Run(Usings + "[JsonRpcContract] public interface IE { event EventHandler<int> Changed; Task PingAsync(); }", withClient: false);
+        Assert.Empty(withoutClient.GeneratorDiagnostics);
+        Assert.Empty(withoutClient.CompileErrors);
+    }
+
     [Theory]
     [InlineData("JSONRPC005", "[JsonRpcContract] public interface [|IBad|]<T> { Task<T> GetAsync(); }")]
     [InlineData("JSONRPC008", "[JsonRpcContract(typeof(string))] public interface [|IBad|] { Task GetAsync(); }")]
@@ -176,14 +228,18 @@ public sealed class ContractGeneratorTests
         Assert.Contains("IBad", diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture));
     }
 
-    [Fact]
-    public void Generate_DuplicateWireName_MessageNamesBothMethodsAndTheFix()
+    [Theory]
+    [InlineData("Task Add(int a); Task Add(int a, int b);", "'Add'", "[JsonRpcMethod")]           // both methods and the fix
+    [InlineData("event Action<int> Changed;", "'Changed'", "System.Action<int>", "EventHandler<T>")] // the type and what is supported
+    public void Generate_Diagnostic_MessageNamesTheMemberAndTheWayOut(string members, params string[] expected)
     {
-        var result = Run(Usings + "[JsonRpcContract] public interface IBad { Task Add(int a); Task Add(int a, int b); }");
+        var result = Run(Usings + "[JsonRpcContract] public interface IBad { " + members + " }");
 
         var message = Assert.Single(result.GeneratorDiagnostics).GetMessage(System.Globalization.CultureInfo.InvariantCulture);
-        Assert.Contains("'Add'", message);
-        Assert.Contains("[JsonRpcMethod", message);
+        foreach (var part in expected)
+        {
+            Assert.Contains(part, message);
+        }
     }
 
     // "[|x|]" marks where the diagnostic must be; returns the source without the marks and that span.

@@ -45,7 +45,7 @@ public sealed class DispatcherInteropTests
     };
 
     /// <summary>Our dispatcher serving every connection made to a loopback port.</summary>
-    private sealed class DispatcherServer : IAsyncDisposable
+    internal sealed class DispatcherServer : IAsyncDisposable
     {
         private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
         private readonly CancellationTokenSource _stop = new();

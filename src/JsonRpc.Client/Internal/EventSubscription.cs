@@ -64,6 +64,21 @@ internal sealed class EventSubscription
         }
     }
 
+    /// <summary>Removes one handler; returns how many are left.</summary>
+    public int RemoveHandler(Func<RawJson, CancellationToken, ValueTask> handler)
+    {
+        lock (_gate)
+        {
+            var index = Array.IndexOf(_handlers, handler);
+            if (index >= 0)
+            {
+                _handlers = [.. _handlers.AsSpan(0, index), .. _handlers.AsSpan(index + 1)];
+            }
+
+            return _handlers.Length;
+        }
+    }
+
     /// <summary>Queues one event's payload (copied). Called on the read loop; never blocks.</summary>
     public void Enqueue(ReadOnlySpan<byte> payload)
     {

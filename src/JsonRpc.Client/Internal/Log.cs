@@ -64,4 +64,10 @@ internal static partial class Log
 
     [LoggerMessage(40, LogLevel.Warning, "A progress report for token {Token} could not be read as the type its IProgress takes; dropped.")]
     public static partial void ProgressUnreadable(ILogger logger, long token, Exception exception);
+
+    [LoggerMessage(41, LogLevel.Warning, "Event '{Event}' of a served target was not sent.")]
+    public static partial void EventNotSent(ILogger logger, string @event, Exception exception);
+
+    [LoggerMessage(42, LogLevel.Warning, "Could not change the router subscription to event '{Event}' that a proxy listens to.")]
+    public static partial void ListenerSubscriptionFailed(ILogger logger, string @event, Exception exception);
 }

@@ -9,7 +9,10 @@ namespace JsonRpc.Contracts;
 /// Methods return <see cref="Task"/>, <see cref="Task{TResult}"/>, <see cref="ValueTask"/>, <see cref="ValueTask{TResult}"/>
 /// or <see cref="IAsyncEnumerable{T}"/>, and may take a <see cref="CancellationToken"/> and <see cref="IProgress{T}"/>
 /// parameters; the wire name is the method's name unless <see cref="JsonRpcMethodAttribute"/> gives one. Params go
-/// by position, as StreamJsonRpc's proxies send them; a served method also accepts them by name.
+/// by position, as StreamJsonRpc's proxies send them; a served method also accepts them by name. Events of type
+/// <see cref="EventHandler"/> or <see cref="EventHandler{TEventArgs}"/> travel as StreamJsonRpc's do: a served
+/// implementation's event is the notification named after it (or its <see cref="JsonRpcMethodAttribute"/> name) with
+/// params <c>[args]</c>, and a proxy raises its event for each such notification.
 /// </remarks>
 [AttributeUsage(AttributeTargets.Interface, Inherited = false)]
 public sealed class JsonRpcContractAttribute : Attribute

@@ -114,8 +114,8 @@ public static partial class JsonRpcContractSupport
 
     /// <summary>Registers the generated dispatcher registration of <typeparamref name="TContract"/> (called from a module initializer).</summary>
     /// <param name="defaultOptions">The options of the contract's <c>JsonSerializerContext</c>, or null when it names none.</param>
-    /// <param name="addTarget">Adds an implementation's methods to a dispatcher.</param>
-    public static void RegisterDispatcherTarget<TContract>(Func<JsonSerializerOptions>? defaultOptions, Action<JsonRpcDispatcher, TContract, JsonSerializerOptions> addTarget)
+    /// <param name="addTarget">Adds an implementation's methods to a dispatcher and subscribes to its events; returns what undoes both.</param>
+    public static void RegisterDispatcherTarget<TContract>(Func<JsonSerializerOptions>? defaultOptions, Func<JsonRpcDispatcher, TContract, JsonSerializerOptions, IDisposable> addTarget)
         where TContract : class
     {
         ArgumentNullException.ThrowIfNull(addTarget);
@@ -132,7 +132,7 @@ public static partial class JsonRpcContractSupport
         where TContract : class
     {
         public static Func<JsonSerializerOptions>? DefaultOptions;
-        public static Action<JsonRpcDispatcher, TContract, JsonSerializerOptions>? AddTarget;
+        public static Func<JsonRpcDispatcher, TContract, JsonSerializerOptions, IDisposable>? AddTarget;
     }
 
     private sealed class IgnoredResultConverter : JsonConverter<bool>

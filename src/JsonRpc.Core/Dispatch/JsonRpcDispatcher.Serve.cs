@@ -12,8 +12,9 @@ public sealed partial class JsonRpcDispatcher
     /// fails, or <paramref name="cancellationToken"/> is cancelled. Messages are read with <paramref name="framer"/>
     /// (newline-delimited by default) and dispatched concurrently, in one <see cref="JsonRpcCancellationScope"/> with a
     /// <see cref="JsonRpcPeerChannel"/>: the peer's <c>$/cancelRequest</c> cancels its calls, it can pull the async
-    /// enumerables methods return, and progress reports reach it before the answers of their calls. When the
-    /// connection ends, running calls are cancelled and open enumerables disposed.
+    /// enumerables methods return, and progress reports reach it before the answers of their calls. While the
+    /// connection is served, the events of contract targets (<see cref="AddTarget{TContract}(TContract)"/>) are sent to
+    /// it as notifications. When the connection ends, running calls are cancelled and open enumerables disposed.
     /// </summary>
     /// <remarks>
     /// Bounded: at most <see cref="JsonRpcDispatcherOptions.MaxConcurrentCalls"/> messages are dispatched at once; while

@@ -2,13 +2,15 @@ namespace JsonRpc.Dispatch;
 
 /// <summary>
 /// The way back to the peer of one connection, for what the dispatcher sends it besides answers: the progress
-/// notifications of its calls (<c>$/progress</c>, <c>notifications/progress</c>). A host gives one to the connection's
-/// <see cref="JsonRpcCancellationScope"/>; without one, a method's <see cref="IProgress{T}"/> reports go nowhere.
+/// notifications of its calls (<c>$/progress</c>, <c>notifications/progress</c>) and, on a connection
+/// <see cref="JsonRpcDispatcher.ServeAsync"/> serves, the events of the dispatcher's contract targets. A host gives one
+/// to the connection's <see cref="JsonRpcCancellationScope"/>; without one, a method's <see cref="IProgress{T}"/>
+/// reports go nowhere.
 /// </summary>
 /// <remarks>
 /// <see cref="TrySend"/> must put the message in the connection's outgoing order at once (before the call's answer,
 /// which the host sends only after the handler returned) and must not hold it without bound: a host whose peer is not
-/// reading drops the message and returns false. Progress is advisory; a dropped report is not an error.
+/// reading drops the message and returns false. Progress and events are advisory; a dropped one is not an error.
 /// </remarks>
 public abstract class JsonRpcPeerChannel
 {

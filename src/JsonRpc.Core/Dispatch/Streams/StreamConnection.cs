@@ -39,12 +39,14 @@ internal sealed class StreamConnection : JsonRpcPeerChannel
     public async Task RunAsync()
     {
         var writing = Task.Run(WriteLoopAsync);
+        _dispatcher.Peers.Add(this);
         try
         {
             await ReadLoopAsync().ConfigureAwait(false);
         }
         finally
         {
+            _dispatcher.Peers.Remove(this);
             // The peer is gone (or we stop): its calls are cancelled, its enumerables disposed.
             _scope.CancelAll();
             CallEnded();

@@ -1,0 +1,45 @@
+using JsonRpc.Dispatch;
+using JsonRpc.Protocol;
+using JsonRpc.Serialization;
+using JsonRpc.Server.RouterProtocol;
+
+namespace JsonRpc.Server.Routing;
+
+/// <summary>
+/// Publishes the events of the router's host targets (<see cref="JsonRpcRouter.AddTarget{TContract}"/>): each is a
+/// notification named after the event, passed to its subscribers as a client's published event would be (a cluster
+/// node's link among them, when another node has subscribers).
+/// </summary>
+internal sealed class HostEventPublisher(JsonRpcRouter router) : JsonRpcPeerChannel
+{
+    private const int MaxStackName = 256;
+
+    public override bool TrySend(ReadOnlySpan<byte> notification)
+    {
+        if (!JsonRpcMessageReader.TryRead(notification, out var info, out _) || info.Kind != JsonRpcMessageKind.Notification)
+        {
+            return false;
+        }
+
+        var raw = notification[info.Method];
+        var scratch = raw.Length <= MaxStackName ? stackalloc byte[MaxStackName] : new byte[raw.Length];
+        if (!router.Routes.TryGetValue(info.GetMethod(notification, scratch), out var route) || route.Subscribers is not { Length: > 0 } subscribers)
+        {
+            return false;
+        }
+
+        var counters = router.Counters;
+        Interlocked.Increment(ref counters.EventsPublished);
+        var delivered = 0;
+        foreach (var subscriber in subscribers)
+        {
+            if (subscriber.Send(ReplyWriter.Copy(notification)))
+            {
+                delivered++;
+            }
+        }
+
+        Interlocked.Add(ref counters.EventsDelivered, delivered);
+        return delivered > 0;
+    }
+}
