@@ -47,10 +47,14 @@ public sealed class LoadOptions
                                     and at its peak, and whether (and when) the router dropped the connection
           --stalled-method NAME     the method the stalled client calls: echo (routed to the provider) or one
                                     the router answers itself, e.g. keepAlive or an unknown name     [echo]
-          --streaming               instead of the workload: StreamJsonRpc async enumerables (each caller
-                                    enumerates `values`, --stream-length ints a stream, one stream after
-                                    another), through the router against the same two StreamJsonRpc peers
-                                    connected directly, prefetch off and on; reports values per second
+          --streaming               instead of the workload: async enumerables (each caller enumerates
+                                    `values`, --stream-length ints a stream, one stream after another),
+                                    through the router against the same peers connected directly, prefetch
+                                    off and on; reports values per second and, with a --router process, its
+                                    CPU us and syscalls per value and per batch (call or pull)
+          --streaming-stack S       the peers of --streaming: streamjsonrpc (StreamJsonRpc callers and
+                                    generator), ours (JsonRpcClient callers, a JsonRpcDispatcher
+                                    generator) or both, one after the other                        [both]
           --stream-length L         values per stream with --streaming                          [1000]
           --prefetch P              with --streaming, the prefetched run: the first P values in the answer
                                     and up to P read ahead by the generator (StreamJsonRpc's settings) [64]
@@ -146,6 +150,9 @@ public sealed class LoadOptions
     /// <summary>Values per stream in the streaming case.</summary>
     public int StreamLength { get; set; } = 1000;
 
+    /// <summary>The peers the streaming case runs, in turn.</summary>
+    public IReadOnlyList<StreamingStack> StreamingStacks { get; set; } = [StreamingStack.StreamJsonRpc, StreamingStack.Ours];
+
     /// <summary>The prefetch (and read-ahead) of the streaming case's prefetched run.</summary>
     public int Prefetch { get; set; } = 64;
 
@@ -230,6 +237,15 @@ public sealed class LoadOptions
                     break;
                 case "--stream-length":
                     options.StreamLength = Int(name, value, 1, 100_000_000);
+                    break;
+                case "--streaming-stack":
+                    options.StreamingStacks = value switch
+                    {
+                        "streamjsonrpc" => [StreamingStack.StreamJsonRpc],
+                        "ours" => [StreamingStack.Ours],
+                        "both" => [StreamingStack.StreamJsonRpc, StreamingStack.Ours],
+                        _ => throw new ArgumentException($"--streaming-stack is streamjsonrpc, ours or both, not '{value}'."),
+                    };
                     break;
                 case "--prefetch":
                     options.Prefetch = Int(name, value, 1, 100_000);

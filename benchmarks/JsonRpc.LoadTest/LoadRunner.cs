@@ -218,21 +218,16 @@ public static class LoadRunner
     private static async Task<CpuSamples> SampleCpuAsync(RunClock clock, Task running, ProcessProbe? server)
     {
         await Task.WhenAny(running, Task.Delay(TimeUntil(clock.MeasureStart))).ConfigureAwait(false);
-        var syscalls = server is null ? null : SyscallCounter.Start(server.Pid);
-        var start = SystemMetrics.SampleCpu();
-        var serverStart = server?.CpuTime() ?? TimeSpan.Zero;
+        var window = MeasuredWindow.Begin(server);
         await Task.WhenAny(running, Task.Delay(TimeUntil(clock.MeasureEnd))).ConfigureAwait(false);
-        var end = SystemMetrics.SampleCpu();
-        var serverEnd = server?.CpuTime() ?? TimeSpan.Zero;
-        SyscallRate? rate = syscalls is null ? null : await syscalls.StopAsync().ConfigureAwait(false);
-        return new CpuSamples(start, end, serverStart, serverEnd, server?.Rss() ?? 0, rate);
+        return await window.EndAsync().ConfigureAwait(false);
     }
 
     /// <summary>
     /// The server process over the window: its CPU time and memory, and per call (at the window's calls/s) its CPU
-    /// microseconds and system calls.
+    /// microseconds and system calls. The streaming case passes streamed values per second as its calls per second.
     /// </summary>
-    private static ServerProcessReport? DescribeProcess(LoadTarget target, CpuSamples samples, double callsPerSecond)
+    internal static ServerProcessReport? DescribeProcess(LoadTarget target, CpuSamples samples, double callsPerSecond)
     {
         if (target.Probe is not { } probe)
         {

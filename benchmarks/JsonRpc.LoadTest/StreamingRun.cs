@@ -1,22 +1,21 @@
 using System.Diagnostics;
 using System.Net;
-using System.Net.Sockets;
-using System.Runtime.CompilerServices;
 using JsonRpc.LoadTest.Engine;
 using JsonRpc.LoadTest.Report;
-using StreamJsonRpc;
 
 namespace JsonRpc.LoadTest;
 
 /// <summary>
-/// The streaming case (<c>--streaming</c>): StreamJsonRpc 2.26 async enumerables, as their users stream values. A
-/// StreamJsonRpc generator serves <c>values(count)</c>, an <see cref="IAsyncEnumerable{T}"/> of 0 … count-1; each of
-/// <see cref="LoadOptions.Connections"/> StreamJsonRpc callers enumerates one stream after another and checks every
-/// value. Run four times, each with fresh peers: the callers connected to the generator directly (a TCP listener, as
-/// StreamJsonRpc's documentation sets one up) and through the router (the generator a registered provider), with
-/// prefetch off (every value is one <c>$/enumerator/next</c> round trip) and on (the first
-/// <see cref="LoadOptions.Prefetch"/> values in the answer, and the generator reading that many ahead, so that each
-/// pull takes what is ready). Both sides use StreamJsonRpc's default handler and formatter (Content-Length headers, Newtonsoft.Json).
+/// The streaming case (<c>--streaming</c>): async enumerables, as their users stream values. A generator serves
+/// <c>values(count)</c>, an <see cref="IAsyncEnumerable{T}"/> of 0 … count-1; each of <see cref="LoadOptions.Connections"/>
+/// callers enumerates one stream after another and checks every value. For each stack asked for
+/// (<see cref="LoadOptions.StreamingStacks"/>: StreamJsonRpc 2.26 peers, and ours, JsonRpcClient callers and a
+/// JsonRpcDispatcher generator), run four times, each with fresh peers: the callers connected to the generator directly
+/// (a TCP listener) and through the router (the generator a registered provider), with prefetch off (every value is
+/// one <c>$/enumerator/next</c> round trip) and on (the first <see cref="LoadOptions.Prefetch"/> values in the answer,
+/// and the generator reading that many ahead, so that each pull takes what is ready). Where the router runs as a
+/// process of its own, the routed runs also report its CPU time and system calls (perf) per streamed value and per
+/// batch (the generator's answers: calls and pulls), read over the measured window as the call workloads read them.
 /// </summary>
 public static class StreamingRun
 {
@@ -26,19 +25,25 @@ public static class StreamingRun
         var report = new LoadReport { StartedAt = DateTimeOffset.UtcNow, Machine = SystemMetrics.DescribeMachine(), Runs = [] };
         var runs = new List<StreamingRunReport>();
         var router = "in-process";
-        foreach (var prefetch in new[] { 0, options.Prefetch })
+        foreach (var stack in options.StreamingStacks)
         {
-            foreach (var routed in new[] { false, true })
+            foreach (var prefetch in new[] { 0, options.Prefetch })
             {
-                var (run, where) = await MeasureAsync(options, prefetch, routed, cancellationToken).ConfigureAwait(false);
-                router = routed ? where : router;
-                runs.Add(run);
-                progress?.WriteLine($"  {run.Path,-7} prefetch {prefetch,4}: {run.ValuesPerSecond,12:N0} values/s ({run.Values:N0} values, {run.Streams:N0} streams){(run.Problem is null ? "" : "  PROBLEM: " + run.Problem)}");
+                foreach (var routed in new[] { false, true })
+                {
+                    var (run, where) = await MeasureAsync(options, stack, prefetch, routed, cancellationToken).ConfigureAwait(false);
+                    router = routed ? where : router;
+                    runs.Add(run);
+                    progress?.WriteLine(Line(run));
+                }
             }
         }
 
-        double Share(int prefetch) => Math.Round(
-            runs.Single(r => r.Path == "router" && r.Prefetch == prefetch).ValuesPerSecond / runs.Single(r => r.Path == "direct" && r.Prefetch == prefetch).ValuesPerSecond, 3);
+        double? Share(string stack, int prefetch)
+            => runs.SingleOrDefault(r => r.Stack == stack && r.Path == "router" && r.Prefetch == prefetch) is { } routed
+                && runs.SingleOrDefault(r => r.Stack == stack && r.Path == "direct" && r.Prefetch == prefetch) is { ValuesPerSecond: > 0 } direct
+                ? Math.Round(routed.ValuesPerSecond / direct.ValuesPerSecond, 3)
+                : null;
         return report with
         {
             Streaming = new StreamingReport
@@ -48,20 +53,35 @@ public static class StreamingRun
                 Prefetch = options.Prefetch,
                 Router = router,
                 Runs = runs,
-                RoutedShare = Share(0),
-                RoutedSharePrefetch = Share(options.Prefetch),
+                RoutedShare = Share(Stacks.StreamJsonRpc, 0),
+                RoutedSharePrefetch = Share(Stacks.StreamJsonRpc, options.Prefetch),
+                OursRoutedShare = Share(Stacks.Ours, 0),
+                OursRoutedSharePrefetch = Share(Stacks.Ours, options.Prefetch),
             },
         };
     }
 
-    private static async Task<(StreamingRunReport Run, string Router)> MeasureAsync(LoadOptions options, int prefetch, bool routed, CancellationToken cancellationToken)
+    /// <summary>One run as a line: its speed and, where measured, the router process's CPU and system calls per value and per batch.</summary>
+    internal static string Line(StreamingRunReport run)
+    {
+        var router = run.RouterCpuUsPerValue is { } cpu
+            ? $"; router {cpu:N2} us CPU, {Format(run.RouterSyscallsPerValue)} syscalls a value; {Format(run.RouterCpuUsPerBatch)} us, {Format(run.RouterSyscallsPerBatch)} syscalls a batch"
+            : string.Empty;
+        return string.Create(System.Globalization.CultureInfo.InvariantCulture,
+            $"  {run.Stack,-13} {run.Path,-7} prefetch {run.Prefetch,4}  {run.ValuesPerSecond,12:N0} values/s   ({run.Values:N0} values in {run.Seconds:N1} s, {run.Streams:N0} streams, {run.ValuesPerBatch:N1} values a batch){router}{(run.Problem is null ? "" : "  PROBLEM: " + run.Problem)}");
+
+        static string Format(double? value) => value is { } v ? v.ToString("N2", System.Globalization.CultureInfo.InvariantCulture) : "?";
+    }
+
+    private static async Task<(StreamingRunReport Run, string Router)> MeasureAsync(LoadOptions options, StreamingStack stack, int prefetch, bool routed, CancellationToken cancellationToken)
     {
         using var setup = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         setup.CancelAfter(TimeSpan.FromSeconds(60));
-        await using var generator = new Generator(prefetch);
+        await using StreamGenerator generator = stack == StreamingStack.Ours
+            ? new DispatcherGenerator(prefetch, options.Connections)
+            : new StreamJsonRpcGenerator(prefetch);
         LoadTarget? target = null;
-        StreamJsonRpc.JsonRpc? provider = null;
-        var callers = new List<StreamJsonRpc.JsonRpc>();
+        var callers = new List<IStreamConsumer>();
         try
         {
             EndPoint endPoint;
@@ -69,9 +89,7 @@ public static class StreamingRun
             {
                 target = await LoadTarget.StartAsync(options, Implementations.Ours, setup.Token).ConfigureAwait(false);
                 endPoint = target.EndPoint;
-                provider = await ConnectAsync((EndPoint?)target.ProviderEndPoint ?? endPoint, generator.Serve, setup.Token).ConfigureAwait(false);
-                await provider.InvokeWithParameterObjectAsync<bool>("register_client", new { name = "streams" }, setup.Token).ConfigureAwait(false);
-                await provider.InvokeWithParameterObjectAsync<bool>("register_method", new { method = "values" }, setup.Token).ConfigureAwait(false);
+                await generator.RegisterAsync(target.ProviderEndPoint, setup.Token).ConfigureAwait(false);
             }
             else
             {
@@ -80,7 +98,9 @@ public static class StreamingRun
 
             for (var i = 0; i < options.Connections; i++)
             {
-                callers.Add(await ConnectAsync(endPoint, null, setup.Token).ConfigureAwait(false));
+                callers.Add(stack == StreamingStack.Ours
+                    ? await ClientStreamConsumer.ConnectAsync(endPoint, setup.Token).ConfigureAwait(false)
+                    : await StreamJsonRpcConsumer.ConnectAsync(endPoint, setup.Token).ConfigureAwait(false));
             }
 
             var counts = new long[callers.Count];
@@ -93,10 +113,9 @@ public static class StreamingRun
                 {
                     while (!stop.IsCancellationRequested)
                     {
-                        var values = await caller.InvokeWithCancellationAsync<IAsyncEnumerable<int>>("values", [options.StreamLength], stop.Token).ConfigureAwait(false);
                         Interlocked.Increment(ref streams[i]);
                         var expected = 0;
-                        await foreach (var value in values.WithCancellation(stop.Token).ConfigureAwait(false))
+                        await foreach (var value in caller.StreamAsync(options.StreamLength, stop.Token).ConfigureAwait(false))
                         {
                             if (value != expected)
                             {
@@ -127,20 +146,35 @@ public static class StreamingRun
 
             await Task.Delay(options.Warmup, cancellationToken).ConfigureAwait(false);
             var before = Sum(counts);
+            var batchesBefore = generator.Batches;
             var clock = Stopwatch.StartNew();
+            var window = MeasuredWindow.Begin(target?.Probe);
             await Task.Delay(options.Duration, cancellationToken).ConfigureAwait(false);
             var values = Sum(counts) - before;
+            var batches = generator.Batches - batchesBefore;
             var seconds = clock.Elapsed.TotalSeconds;
+            var samples = await window.EndAsync().ConfigureAwait(false);
             await stop.CancelAsync().ConfigureAwait(false);
             await Task.WhenAll(enumerating).WaitAsync(options.Grace, CancellationToken.None).ConfigureAwait(false);
+            var valuesPerSecond = values / seconds;
+            var process = target is null ? null : LoadRunner.DescribeProcess(target, samples, valuesPerSecond);
+            var valuesPerBatch = batches > 0 ? (double)values / batches : 0;
             var run = new StreamingRunReport
             {
+                Stack = stack == StreamingStack.Ours ? Stacks.Ours : Stacks.StreamJsonRpc,
                 Path = routed ? "router" : "direct",
                 Prefetch = prefetch,
                 Values = values,
                 Streams = streams.Sum(),
+                Batches = batches,
+                ValuesPerBatch = Math.Round(valuesPerBatch, 2),
                 Seconds = Math.Round(seconds, 2),
-                ValuesPerSecond = Math.Round(values / seconds),
+                ValuesPerSecond = Math.Round(valuesPerSecond),
+                RouterProcess = process,
+                RouterCpuUsPerValue = process?.CpuUsPerCall,
+                RouterSyscallsPerValue = process?.SyscallsPerCall,
+                RouterCpuUsPerBatch = process?.CpuUsPerCall is { } us && valuesPerBatch > 0 ? Math.Round(us * valuesPerBatch, 2) : null,
+                RouterSyscallsPerBatch = process?.SyscallsPerCall is { } calls && valuesPerBatch > 0 ? Math.Round(calls * valuesPerBatch, 2) : null,
                 Problem = problem ?? (values == 0 ? "no value arrived in the measured window" : null),
             };
             return (run, target?.ProcessCommand ?? target?.Description ?? "in-process");
@@ -149,10 +183,9 @@ public static class StreamingRun
         {
             foreach (var caller in callers)
             {
-                caller.Dispose();
+                await caller.DisposeAsync().ConfigureAwait(false);
             }
 
-            provider?.Dispose();
             if (target is not null)
             {
                 await target.DisposeAsync().ConfigureAwait(false);
@@ -171,108 +204,10 @@ public static class StreamingRun
         return sum;
     }
 
-    private static async Task<StreamJsonRpc.JsonRpc> ConnectAsync(EndPoint endPoint, Action<StreamJsonRpc.JsonRpc>? setup, CancellationToken cancellationToken)
+    /// <summary>The stacks' names in the report.</summary>
+    internal static class Stacks
     {
-        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
-        try
-        {
-            await socket.ConnectAsync(endPoint, cancellationToken).ConfigureAwait(false);
-        }
-        catch
-        {
-            socket.Dispose();
-            throw;
-        }
-
-        var rpc = new StreamJsonRpc.JsonRpc(Handler(new NetworkStream(socket, ownsSocket: true)));
-        setup?.Invoke(rpc);
-        rpc.StartListening();
-        return rpc;
-    }
-
-    /// <summary>
-    /// StreamJsonRpc's default: <c>Content-Length</c> headers and its Newtonsoft.Json formatter. (Its newline handler with
-    /// the System.Text.Json formatter hands callers corrupt enumerator batches under this load, directly as through the
-    /// router: values out of order, results that do not parse; see the results README.)
-    /// </summary>
-    private static HeaderDelimitedMessageHandler Handler(NetworkStream stream) => new(stream, stream);
-
-    /// <summary>The generator: serves <c>values</c> on its connection to the router, or on each connection it accepts.</summary>
-    private sealed class Generator(int prefetch) : IAsyncDisposable
-    {
-        private readonly CancellationTokenSource _stop = new();
-        private readonly List<StreamJsonRpc.JsonRpc> _accepted = [];
-        private TcpListener? _listener;
-        private Task _accepting = Task.CompletedTask;
-
-        public void Serve(StreamJsonRpc.JsonRpc rpc)
-            => rpc.AddLocalRpcMethod("values", new Func<int, CancellationToken, ValueTask<IAsyncEnumerable<int>>>(ValuesAsync));
-
-        private ValueTask<IAsyncEnumerable<int>> ValuesAsync(int count, CancellationToken cancellationToken)
-        {
-            var values = Generate(count);
-            return prefetch == 0
-                ? ValueTask.FromResult(values)
-                : values.WithJsonRpcSettings(new JsonRpcEnumerableSettings { MaxReadAhead = prefetch }).WithPrefetchAsync(prefetch, cancellationToken);
-        }
-
-        private static async IAsyncEnumerable<int> Generate(int count, [EnumeratorCancellation] CancellationToken cancellationToken = default)
-        {
-            for (var i = 0; i < count; i++)
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-                yield return i;
-            }
-
-            await Task.CompletedTask.ConfigureAwait(false);
-        }
-
-        /// <summary>Listens on 127.0.0.1 and a free port, serving each connection as StreamJsonRpc's documentation does.</summary>
-        public IPEndPoint Listen()
-        {
-            _listener = new TcpListener(IPAddress.Loopback, 0);
-            _listener.Start(512);
-            _accepting = AcceptAsync(_listener);
-            return (IPEndPoint)_listener.LocalEndpoint;
-        }
-
-        private async Task AcceptAsync(TcpListener listener)
-        {
-            try
-            {
-                while (true)
-                {
-                    var socket = await listener.AcceptSocketAsync(_stop.Token).ConfigureAwait(false);
-                    socket.NoDelay = true;
-                    var rpc = new StreamJsonRpc.JsonRpc(Handler(new NetworkStream(socket, ownsSocket: true)));
-                    Serve(rpc);
-                    rpc.StartListening();
-                    lock (_accepted)
-                    {
-                        _accepted.Add(rpc);
-                    }
-                }
-            }
-            catch (Exception) when (_stop.IsCancellationRequested)
-            {
-                // Stopped.
-            }
-        }
-
-        public async ValueTask DisposeAsync()
-        {
-            await _stop.CancelAsync().ConfigureAwait(false);
-            _listener?.Stop();
-            await _accepting.ConfigureAwait(false);
-            lock (_accepted)
-            {
-                foreach (var rpc in _accepted)
-                {
-                    rpc.Dispose();
-                }
-            }
-
-            _stop.Dispose();
-        }
+        public const string StreamJsonRpc = "streamjsonrpc";
+        public const string Ours = "ours";
     }
 }

@@ -16,6 +16,10 @@ public sealed partial class JsonRpcRouter
 {
     private const int MinReadAheadBytes = 4096;
 
+    // Room kept before a batch read ahead, so that the consumer's id (up to this much longer than the router's) is
+    // spliced in place and the batch goes out in the buffer it was kept in.
+    private const int ReadAheadHeadroom = 32;
+
     /// <summary>Pulls the next batch of <paramref name="stream"/> for its consumer, if it reads ahead and nothing else is pulling it.</summary>
     internal void ReadAhead(EnumeratorStream stream)
     {
@@ -95,8 +99,9 @@ public sealed partial class JsonRpcRouter
                 if (Volatile.Read(ref stream.Ended) == 0)
                 {
                     // (An ended stream dropped what it held; this late answer is dropped with the call.)
-                    stream.Buffered = new OutboundMessage(System.Buffers.ArrayPool<byte>.Shared.Rent(answer.Length), answer.Length);
-                    answer.CopyTo(stream.Buffered.Value.Buffer);
+                    var kept = System.Buffers.ArrayPool<byte>.Shared.Rent(ReadAheadHeadroom + answer.Length);
+                    answer.CopyTo(kept.AsSpan(ReadAheadHeadroom));
+                    stream.Buffered = new OutboundMessage(kept, ReadAheadHeadroom, answer.Length);
                     stream.BufferedId = idToken;
                     stream.BufferedFinished = finished;
                     if (answer.Length > stream.Reserved)
@@ -216,15 +221,16 @@ public sealed partial class JsonRpcRouter
         {
             if (batch is null)
             {
-                consumer.Send(ReplyWriter.Splice(answer.Span, bufferedId, idToken));
+                // The kept buffer goes out as it is, with the consumer's id spliced in: no second copy.
+                consumer.Send(ReplyWriter.SpliceInPlace(answer, bufferedId, idToken));
             }
             else
             {
                 batch.Expect();
                 batch.CompleteSpliced(answer.Span, bufferedId, idToken);
+                answer.Return();
             }
 
-            answer.Return();
             Interlocked.Increment(ref StreamCounters.Pulls);
         }
         else if (failed is { } error)

@@ -123,6 +123,54 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task Streaming_RouterProcessBothStacks_EveryValueCheckedAndRouterCostPerValueAndBatchReported()
+    {
+        var options = LoadOptions.Parse(["--streaming", "--router", RouterProcess.Dll, "--streaming-stack", "both",
+            "--connections", "2", "--stream-length", "200", "--prefetch", "16", "--duration", "1", "--warmup", "0.3", "--grace", "10"]);
+        var progress = new StringWriter();
+        var report = await StreamingRun.RunAsync(options, progress, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(180));
+        output.WriteLine(progress.ToString());
+        var streaming = report.Streaming!;
+        Assert.Equal(["streamjsonrpc direct 0", "streamjsonrpc router 0", "streamjsonrpc direct 16", "streamjsonrpc router 16",
+            "ours direct 0", "ours router 0", "ours direct 16", "ours router 16"], streaming.Runs.Select(run => $"{run.Stack} {run.Path} {run.Prefetch}"));
+        Assert.True(report.AllCorrect, string.Join("; ", streaming.Runs.Select(run => run.Problem)));
+        foreach (var run in streaming.Runs)
+        {
+            Assert.True(run.Values > 0 && run.Batches > 0, $"{run}");
+
+            // Prefetch off, a pull carries one value (and the call none); on, up to 16 (a stream of 200 ends with a shorter batch).
+            Assert.True(run.Prefetch == 0 ? run.ValuesPerBatch is > 0.9 and <= 1.01 : run.ValuesPerBatch is > 1 and <= 16, $"{run}");
+            if (run.Path == "direct")
+            {
+                Assert.Null(run.RouterProcess);
+                Assert.Null(run.RouterCpuUsPerValue);
+                continue;
+            }
+
+            Assert.NotNull(run.RouterProcess);
+            Assert.True(run.RouterCpuUsPerValue is > 0 and < 100_000 && run.RouterCpuUsPerBatch > 0, $"{run}");
+            if (PerfFactAttribute.IsAvailable)
+            {
+                // A routed batch is at least the pull's receive and forward and the answer's receive and forward.
+                Assert.True(run.RouterSyscallsPerBatch is > 1 and < 1000 && run.RouterSyscallsPerValue > 0, $"{run}");
+            }
+            else
+            {
+                Assert.Null(run.RouterSyscallsPerValue);
+                Assert.NotNull(run.RouterProcess.SyscallsUnavailable);
+            }
+        }
+
+        Assert.NotNull(streaming.RoutedSharePrefetch);
+        Assert.NotNull(streaming.OursRoutedSharePrefetch);
+        var text = new StringWriter();
+        ReportPrinter.Print(report, text);
+        Assert.Contains("us CPU", text.ToString(), StringComparison.Ordinal);
+        Assert.Contains("ours router / direct", text.ToString(), StringComparison.Ordinal);
+        Assert.Contains("\"router_cpu_us_per_batch\"", JsonSerializer.Serialize(report, LoadReportJsonContext.Default.LoadReport), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void SyscallCounter_PerfOutput_CountAndRateOrPerfsOwnReason()
     {
         var counted = SyscallCounter.Parse("\n Performance counter stats for process id '42':\n\n             12345      raw_syscalls:sys_enter\n\n       2.000000000 seconds time elapsed\n\n");

@@ -33,6 +33,28 @@ public sealed class StreamScannerTests
     public void FindEnumerables_FindsStreamJsonRpcsEnumerableObjectsOnly(string json, bool includeRoot, string[] expected)
         => Assert.Equal(expected, Tokens(json, includeRoot));
 
+    [Theory]
+    [InlineData("""{"token":17,"values":[1,2,3]}""", true)]
+    [InlineData("""{"values":[{"a":[1]}],"token":17}""", true)]
+    [InlineData("""{"token":17,"values":[[]]}""", true)]
+    [InlineData("""{"token":17,"values":[]}""", false)]
+    [InlineData("""{"token":17}""", false)]
+    [InlineData("""{"token":17,"values":null}""", false)]
+    [InlineData("""{"e":{"token":8,"values":[1]},"token":17}""", false)]
+    [InlineData("""{"token":17,"values":[1],"user":"x"}""", false)]
+    [InlineData("""[{"token":17,"values":[1]}]""", false)]
+    public void FindEnumerables_RootWithValues_ReportedPrefetchedAsTheLastRange(string json, bool expected)
+    {
+        var bytes = U(json);
+        var ranges = new List<Range>();
+        StreamScanner.FindEnumerables(bytes, includeRoot: true, ranges, out var rootPrefetched);
+        Assert.Equal(expected, rootPrefetched);
+        if (expected)
+        {
+            Assert.Equal("17", Encoding.UTF8.GetString(bytes[ranges[^1]]));
+        }
+    }
+
     [Fact]
     public void FindEnumerables_TooDeep_IsNotSearchedAndDoesNotFail()
     {

@@ -59,15 +59,23 @@ public static class ReportPrinter
         {
             output.WriteLine();
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"Streaming: StreamJsonRpc async enumerables of {streaming.StreamLength:N0} ints, {streaming.Connections} callers, router {streaming.Router}"));
+                $"Streaming: async enumerables of {streaming.StreamLength:N0} ints, {streaming.Connections} callers, router {streaming.Router}"));
             foreach (var run in streaming.Runs)
             {
-                output.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"  {run.Path,-7} prefetch {run.Prefetch,4}  {run.ValuesPerSecond,12:N0} values/s   ({run.Values:N0} values in {run.Seconds:N1} s, {run.Streams:N0} streams){(run.Problem is null ? "" : "  FAIL: " + run.Problem)}"));
+                output.WriteLine(StreamingRun.Line(run));
             }
 
-            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"  router / direct: {streaming.RoutedShare:P0} prefetch off, {streaming.RoutedSharePrefetch:P0} prefetch on"));
+            if (streaming.RoutedShare is not null || streaming.RoutedSharePrefetch is not null)
+            {
+                output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"  streamjsonrpc router / direct: {streaming.RoutedShare:P0} prefetch off, {streaming.RoutedSharePrefetch:P0} prefetch on"));
+            }
+
+            if (streaming.OursRoutedShare is not null || streaming.OursRoutedSharePrefetch is not null)
+            {
+                output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"  ours router / direct: {streaming.OursRoutedShare:P0} prefetch off, {streaming.OursRoutedSharePrefetch:P0} prefetch on"));
+            }
         }
 
         if (report.StalledClient is { } stalled)

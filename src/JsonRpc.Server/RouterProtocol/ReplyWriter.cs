@@ -143,6 +143,31 @@ internal static class ReplyWriter
         return new OutboundMessage(buffer, size);
     }
 
+    /// <summary>
+    /// <paramref name="message"/> with the id at <paramref name="idToken"/> (relative to the message) replaced by
+    /// <paramref name="newId"/>, taking over its buffer: in place when the room before the message
+    /// (<see cref="OutboundMessage.Offset"/>) takes the difference (only the bytes before the id move), else in a new
+    /// buffer, the old one returned.
+    /// </summary>
+    public static OutboundMessage SpliceInPlace(OutboundMessage message, Range idToken, ReadOnlySpan<byte> newId)
+    {
+        var (start, length) = idToken.GetOffsetAndLength(message.Length);
+        var shift = newId.Length - length;
+        if (shift > message.Offset)
+        {
+            var spliced = Splice(message.Span, idToken, newId);
+            message.Return();
+            return spliced;
+        }
+
+        var buffer = message.Buffer.AsSpan();
+        var idEnd = message.Offset + start + length;
+        var head = message.Offset - shift;
+        buffer.Slice(message.Offset, start).CopyTo(buffer[head..]); // may overlap: CopyTo moves as through a copy
+        newId.CopyTo(buffer[(idEnd - newId.Length)..]);
+        return new OutboundMessage(message.Buffer, head, message.Length + shift);
+    }
+
     /// <summary>A copy of <paramref name="message"/> in a rented buffer.</summary>
     public static OutboundMessage Copy(ReadOnlySpan<byte> message)
     {

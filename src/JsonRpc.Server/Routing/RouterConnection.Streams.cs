@@ -199,7 +199,7 @@ internal sealed partial class RouterConnection
         var result = message[info.Result];
         var ranges = t_ranges ??= [];
         ranges.Clear();
-        StreamScanner.FindEnumerables(result, includeRoot: true, ranges);
+        StreamScanner.FindEnumerables(result, includeRoot: true, ranges, out var rootPrefetched);
         if (ranges.Count == 0)
         {
             _router.CompleteCall(call, message, info.IdToken);
@@ -216,15 +216,15 @@ internal sealed partial class RouterConnection
 
         // A generator that sent values with its token prefetches: the router may read that stream ahead too. In a
         // cluster the node of the consumer does (a stream crossing nodes is read ahead once, next to its consumer).
-        var prefetched = _router.Options.StreamReadAhead && !call.Caller.IsPeer && StreamScanner.TryFindPrefetchedRootToken(result, out var rootToken)
-            ? rootToken.GetOffsetAndLength(result.Length).Offset
-            : -1;
+        var prefetched = rootPrefetched && _router.Options.StreamReadAhead && !call.Caller.IsPeer ? ranges.Count - 1 : -1;
         var edits = t_edits ??= [];
         edits.Clear();
         edits.Add(StreamMessages.Edit.Of(info.IdToken, 0, message.Length, call.CallerId.ToArray()));
         List<EnumeratorStream>? opened = null;
-        foreach (var range in ranges)
+        for (var i = 0; i < ranges.Count; i++)
         {
+            var range = ranges[i];
+
             // This provider generates, the caller consumes; the streams outlive the call.
             if (_router.OpenStream(this, call.Caller, result[range]) is not { } stream)
             {
@@ -244,7 +244,7 @@ internal sealed partial class RouterConnection
                 return;
             }
 
-            if (range.GetOffsetAndLength(result.Length).Offset == prefetched)
+            if (i == prefetched)
             {
                 stream.LastBatchBytes = message.Length;
                 stream.ReadsAhead = true;

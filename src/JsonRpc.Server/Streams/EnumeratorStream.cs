@@ -55,4 +55,13 @@ internal sealed class EnumeratorStream(long token, RouterConnection generator, R
 
     /// <summary>Size of the last batch the generator sent: the room a read-ahead reserves is twice it.</summary>
     public int LastBatchBytes;
+
+    /// <summary>Identity, as for any object.</summary>
+    public override bool Equals(object? obj) => ReferenceEquals(this, obj);
+
+    /// <summary>
+    /// The router's token, unique among live streams: cheaper than the object's identity hash, which the runtime makes
+    /// on first use in the object's header (the streams sets of both connections hash every stream as it opens and ends).
+    /// </summary>
+    public override int GetHashCode() => Token.GetHashCode();
 }

@@ -200,63 +200,25 @@ internal static class StreamScanner
     }
 
     /// <summary>
-    /// Where the token of <paramref name="result"/> itself is when it is an enumerable that came with values (a
-    /// StreamJsonRpc generator that prefetches sends its first batch with the token); false for any other result.
-    /// </summary>
-    public static bool TryFindPrefetchedRootToken(ReadOnlySpan<byte> result, out Range token)
-    {
-        token = default;
-        var reader = new Utf8JsonReader(result);
-        if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
-        {
-            return false;
-        }
-
-        var values = false;
-        var found = false;
-        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
-        {
-            if (reader.ValueTextEquals("token"u8))
-            {
-                reader.Read();
-                token = new Range((int)reader.TokenStartIndex, (int)reader.BytesConsumed);
-                found = reader.TokenType == JsonTokenType.Number;
-                reader.Skip();
-            }
-            else if (reader.ValueTextEquals("values"u8))
-            {
-                reader.Read();
-                if (reader.TokenType != JsonTokenType.StartArray)
-                {
-                    reader.Skip();
-                    continue;
-                }
-
-                var depth = reader.CurrentDepth;
-                values = reader.Read() && reader.TokenType != JsonTokenType.EndArray;
-                while (reader.TokenType != JsonTokenType.EndArray || reader.CurrentDepth != depth)
-                {
-                    reader.Read();
-                }
-            }
-            else
-            {
-                reader.Read();
-                reader.Skip();
-            }
-        }
-
-        return found && values;
-    }
-
-    /// <summary>
     /// Adds to <paramref name="into"/> where the token of each enumerable object in <paramref name="json"/> is: an object
     /// whose members are <c>"token"</c>, an integer, and at most <c>"values"</c>, an array, as StreamJsonRpc writes an
     /// <c>IAsyncEnumerable&lt;T&gt;</c> (one that was sent whole, with no token, needs nothing). The outermost value counts
     /// only with <paramref name="includeRoot"/> (a result may be one; a params object is the argument list).
     /// </summary>
-    public static void FindEnumerables(ReadOnlySpan<byte> json, bool includeRoot, List<Range> into)
+    public static void FindEnumerables(ReadOnlySpan<byte> json, bool includeRoot, List<Range> into) => FindEnumerables(json, includeRoot, into, out _);
+
+    /// <inheritdoc cref="FindEnumerables(ReadOnlySpan{byte}, bool, List{Range})"/>
+    /// <param name="json">The params or the result.</param>
+    /// <param name="includeRoot">Whether the outermost value may be an enumerable.</param>
+    /// <param name="into">Receives the tokens' ranges.</param>
+    /// <param name="rootPrefetched">
+    /// The outermost value is an enumerable that came with values (a StreamJsonRpc generator that prefetches sends its
+    /// first batch with the token): its token is then the last range added. Found in the same pass, so that the
+    /// answer is read once.
+    /// </param>
+    public static void FindEnumerables(ReadOnlySpan<byte> json, bool includeRoot, List<Range> into, out bool rootPrefetched)
     {
+        rootPrefetched = false;
         var reader = new Utf8JsonReader(json);
         Span<Frame> frames = stackalloc Frame[MaxEnumerableDepth];
         var depth = -1; // index of the innermost open frame
@@ -266,10 +228,13 @@ internal static class StreamScanner
             {
                 case JsonTokenType.StartObject:
                 case JsonTokenType.StartArray:
+                    var isValues = false;
                     if (depth >= 0)
                     {
+                        NoteValue(frames, depth);
                         ref var parent = ref frames[depth];
-                        if (parent.Pending == Member.Token || (parent.Pending == Member.Values && reader.TokenType != JsonTokenType.StartArray))
+                        isValues = parent.Pending == Member.Values && reader.TokenType == JsonTokenType.StartArray;
+                        if (parent.Pending == Member.Token || (parent.Pending == Member.Values && !isValues))
                         {
                             parent.Clean = false;
                         }
@@ -281,7 +246,7 @@ internal static class StreamScanner
                         break;
                     }
 
-                    frames[++depth] = new Frame { Clean = reader.TokenType == JsonTokenType.StartObject && (includeRoot || depth > 0), TokenStart = -1 };
+                    frames[++depth] = new Frame { Clean = reader.TokenType == JsonTokenType.StartObject && (includeRoot || depth > 0), TokenStart = -1, IsValues = isValues };
                     break;
                 case JsonTokenType.EndObject:
                     if (frames[depth] is { Clean: true, TokenStart: >= 0 } done)
@@ -291,6 +256,8 @@ internal static class StreamScanner
                         {
                             return;
                         }
+
+                        rootPrefetched = depth == 0 && done.HasValues;
                     }
 
                     depth--;
@@ -321,6 +288,7 @@ internal static class StreamScanner
                 default:
                     if (depth >= 0)
                     {
+                        NoteValue(frames, depth);
                         ref var frame = ref frames[depth];
                         if (frame.Pending == Member.Token && reader.TokenType == JsonTokenType.Number && reader.TryGetInt64(out _))
                         {
@@ -338,6 +306,15 @@ internal static class StreamScanner
         }
     }
 
+    // A value inside the frame at depth: when that frame is a "values" array, the enumerable it belongs to has values.
+    private static void NoteValue(Span<Frame> frames, int depth)
+    {
+        if (frames[depth].IsValues)
+        {
+            frames[depth - 1].HasValues = true;
+        }
+    }
+
     private enum Member : byte
     {
         None,
@@ -352,5 +329,11 @@ internal static class StreamScanner
         public Member Pending;
         public int TokenStart;
         public int TokenEnd;
+
+        /// <summary>This array is the <c>"values"</c> of the object one level out.</summary>
+        public bool IsValues;
+
+        /// <summary>This object's <c>"values"</c> array has at least one element.</summary>
+        public bool HasValues;
     }
 }
