@@ -377,12 +377,6 @@ internal sealed partial class ContractEmitter
     {
         var wireName = Literal(method.WireName);
         var args = $"args{index}";
-        Line($"var {args} = {Support}.CreateArgsInfo(options, new Args{index}Converter(options));");
-        foreach (var (p, slot) in Wire(method).Where(w => w.Param.Kind == ParamKind.Progress))
-        {
-            Line($"var progress{index}_{slot} = {Support}.GetTypeInfo<{p.ProgressType}>(options);");
-        }
-
         // On a dispatcher, a method with progress or a stream gets the call's context: the way back to the caller
         // for progress, the connection for the enumerable's state.
         var dispatcher = host == "dispatcher";
@@ -395,6 +389,33 @@ internal sealed partial class ContractEmitter
 
         string Invoke(string token) => $"(({method.DeclaringType})target).{Id(method.Name)}({Arguments(method, index, token, dispatcher)})";
         var takesToken = method.Params.Any(p => p.Kind == ParamKind.CancellationToken);
+
+        // Two or three plain params and a result: the dispatcher's own named-params binder (what a hand-written
+        // Add(name, "a", "b", ...) gets), which reads them from the message without a params struct or a converter.
+        var wire = Wire(method).ToList();
+        if (!withContext && method.Kind is ReturnKind.TaskOfT or ReturnKind.ValueTaskOfT && wire.Count is 2 or 3 && wire.All(w => w.Param.Kind == ParamKind.Value))
+        {
+            var types = string.Join(", ", wire.Select(w => w.Param.Type));
+            var names = string.Join(", ", wire.Select(w => Literal(w.Param.Name)));
+            var values = string.Join(", ", wire.Select(w => $"__p{w.Slot}"));
+            var fields = string.Join(", ", wire.Select(w => $"A{w.Slot} = __p{w.Slot}"));
+            var infos = string.Join(", ", wire.Select(w => $"{Support}.GetTypeInfo<{w.Param.Type}>(options)"));
+            var call = method.Kind == ReturnKind.TaskOfT ? $"new {Tasks}.ValueTask<{method.ResultType}>({Invoke("__ct")})" : Invoke("__ct");
+            Line($"{host}.{add}<{types}, {method.ResultType}>({wireName}, {names}, ({values}, __ct) =>");
+            Open();
+            Line($"var __a = new Args{index} {{ {fields} }};");
+            Line($"return {call};");
+            _indent--;
+            Line($"}}, {infos}, {Support}.GetTypeInfo<{method.ResultType}>(options));");
+            return;
+        }
+
+        Line($"var {args} = {Support}.CreateArgsInfo(options, new Args{index}Converter(options));");
+        foreach (var (p, slot) in wire.Where(w => w.Param.Kind == ParamKind.Progress))
+        {
+            Line($"var progress{index}_{slot} = {Support}.GetTypeInfo<{p.ProgressType}>(options);");
+        }
+
         switch (method.Kind)
         {
             case ReturnKind.TaskOfT:

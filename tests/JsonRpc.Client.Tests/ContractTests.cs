@@ -186,25 +186,31 @@ public sealed class ContractTests
         Assert.True(await dispatcher.DispatchAsync("""{"jsonrpc":"2.0","id":3,"method":"plain.add","params":[2]}"""u8.ToArray(), output).Within());
         Assert.Contains("-32602", System.Text.Encoding.UTF8.GetString(output.WrittenSpan));
 
-        // The generated params converter is read without the serializer: params that do not fit still get -32602,
-        // with the call's id and a detail that says what is wrong, and never reach the target.
+        // Params that do not fit get -32602, with the call's id and a detail that says what is wrong, and never reach
+        // the target: plain.add (two plain params) is bound by the dispatcher's named-params binder, as a hand-written
+        // Add(name, "a", "b", ...) is; plain.sum4 (four) by the generated params converter, read without the serializer.
+        output.Clear();
+        Assert.True(await dispatcher.DispatchAsync("""{"jsonrpc":"2.0","id":4,"method":"plain.sum4","params":{"d":4,"c":3,"b":2,"a":1}}"""u8.ToArray(), output).Within());
+        Assert.Equal("""{"jsonrpc":"2.0","id":4,"result":10}""", System.Text.Encoding.UTF8.GetString(output.WrittenSpan));
         string[][] bad =
         [
-            ["[]", "2 params expected, 0 given"],
-            ["[2,\"3\"]", "Invalid params"],
-            ["[2,{\"x\":1}]", "Invalid params"],
-            ["[2,3,4]", "2 params expected, more were given"],
-            ["{\"a\":1}", "lacks one of a, b"],
-            ["[2.5,1]", "Invalid params"],
-            ["[2147483648,1]", "Invalid params"],
-            ["[[2],3]", "Invalid params"],
+            ["plain.add", "[]", "Too few params: expected 2 (a, b)"],
+            ["plain.add", "[2,3,4]", "Too many params: expected 2 (a, b)"],
+            ["plain.add", "{\"a\":1}", "Missing param: b (a, b)"],
+            ["plain.sum4", "[]", "4 params expected, 0 given"],
+            ["plain.sum4", "[1,2,3,4,5]", "4 params expected, more were given"],
+            ["plain.sum4", "{\"a\":1,\"b\":2}", "lacks one of a, b, c, d"],
         ];
-        foreach (var (json, detail) in bad.Select(b => (b[0], b[1])))
+        string[] wrongTypes = ["[2,\"3\"]", "[2,{\"x\":1}]", "[2.5,1]", "[2147483648,1]", "[[2],3]", "[2,null]"];
+        var cases = bad.Select(b => (Method: b[0], Json: b[1], Detail: b[2]))
+            .Concat(wrongTypes.Select(json => (Method: "plain.add", Json: json, Detail: "Invalid params")))
+            .Concat(wrongTypes.Select(json => (Method: "plain.sum4", Json: json.Replace("]", ",3,4]", StringComparison.Ordinal), Detail: "Invalid params")));
+        foreach (var (method, json, detail) in cases)
         {
             output.Clear();
-            Assert.True(await dispatcher.DispatchAsync(System.Text.Encoding.UTF8.GetBytes($$"""{"jsonrpc":"2.0","id":9,"method":"plain.add","params":{{json}}}"""), output).Within());
+            Assert.True(await dispatcher.DispatchAsync(System.Text.Encoding.UTF8.GetBytes($$"""{"jsonrpc":"2.0","id":9,"method":"{{method}}","params":{{json}}}"""), output).Within());
             var answer = System.Text.Encoding.UTF8.GetString(output.WrittenSpan);
-            Assert.True(answer.StartsWith("""{"jsonrpc":"2.0","id":9,"error":{"code":-32602,""", StringComparison.Ordinal), answer);
+            Assert.True(answer.StartsWith("""{"jsonrpc":"2.0","id":9,"error":{"code":-32602,""", StringComparison.Ordinal), $"{method} {json}: {answer}");
             Assert.Contains(detail, answer);
         }
 
@@ -258,6 +264,9 @@ public interface IPlainCalculator
 {
     [JsonRpc.Contracts.JsonRpcMethod("plain.add")]
     Task<int> AddAsync(int a, int b);
+
+    [JsonRpc.Contracts.JsonRpcMethod("plain.sum4")]
+    ValueTask<int> Sum4Async(int a, int b, int c, int d);
 }
 
 [System.Text.Json.Serialization.JsonSerializable(typeof(bool))]
@@ -266,4 +275,6 @@ public sealed partial class EmptyJson : System.Text.Json.Serialization.JsonSeria
 public sealed class PlainCalculator : IPlainCalculator
 {
     public Task<int> AddAsync(int a, int b) => Task.FromResult(a + b);
+
+    public ValueTask<int> Sum4Async(int a, int b, int c, int d) => new(a + b + c + d);
 }

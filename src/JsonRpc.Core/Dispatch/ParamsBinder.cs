@@ -248,7 +248,7 @@ internal abstract class NamedParamsBinderBase<TArgs> : ParamsBinder<TArgs>
         if (seen != all)
         {
             var missing = System.Numerics.BitOperations.TrailingZeroCount(~seen);
-            throw new ParamsBindingException($"Missing param '{Encoding.UTF8.GetString(_names[missing])}' ({_signature}).");
+            throw new ParamsBindingException($"Missing param: {Encoding.UTF8.GetString(_names[missing])} ({_signature})."); // (no quotes: JSON would escape them in the error's data)
         }
     }
 }
