@@ -14,9 +14,16 @@ namespace JsonRpc.Server.Hosting;
 /// </summary>
 internal sealed class JsonRpcSecurityReloader(JsonRpcRouter router, IOptions<JsonRpcRouterOptions> options, IServiceProvider services) : IHostedService, IDisposable
 {
+    // How often the security file's write time is also checked: a file-system notification can be missed (an edit
+    // landing while the previous one is being read, mounts without inotify), and a missed edit must not leave a
+    // removed token in force.
+    internal static readonly TimeSpan FileCheckInterval = TimeSpan.FromSeconds(2);
+
     private readonly List<IDisposable> _subscriptions = [];
+    private readonly Lock _reloading = new();
     private PhysicalFileProvider? _files;
     private string? _lastApplied;
+    private DateTime _lastWrite;
 
     public Task StartAsync(CancellationToken cancellationToken)
     {
@@ -29,6 +36,16 @@ internal sealed class JsonRpcSecurityReloader(JsonRpcRouter router, IOptions<Jso
             _files = new PhysicalFileProvider(Path.GetDirectoryName(path)!) { UsePollingFileWatcher = false };
             var name = Path.GetFileName(path);
             _subscriptions.Add(ChangeToken.OnChange(() => _files.Watch(name), () => Reload(configuration, file)));
+            _lastWrite = LastWrite(path);
+            _subscriptions.Add(new Timer(_ =>
+            {
+                var written = LastWrite(path);
+                if (written != _lastWrite)
+                {
+                    _lastWrite = written;
+                    Reload(configuration, file);
+                }
+            }, null, FileCheckInterval, FileCheckInterval));
         }
         else if (configuration is not null)
         {
@@ -55,7 +72,29 @@ internal sealed class JsonRpcSecurityReloader(JsonRpcRouter router, IOptions<Jso
         _files?.Dispose();
     }
 
+    private static DateTime LastWrite(string path)
+    {
+        try
+        {
+            return File.GetLastWriteTimeUtc(path);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return default;
+        }
+    }
+
     private void Reload(IConfiguration? configuration, string? file)
+    {
+        // The watcher and the periodic check may both fire for one edit: one reload at a time, the second finding
+        // the same settings already applied.
+        lock (_reloading)
+        {
+            ReloadCore(configuration, file);
+        }
+    }
+
+    private void ReloadCore(IConfiguration? configuration, string? file)
     {
         try
         {
@@ -78,8 +117,10 @@ internal sealed class JsonRpcSecurityReloader(JsonRpcRouter router, IOptions<Jso
             router.UpdateSecurity(security);
             _lastApplied = fingerprint;
         }
-        catch (Exception ex) when (ex is InvalidOperationException or IOException or FormatException or UnauthorizedAccessException)
+        catch (Exception ex)
         {
+            // Whatever the file holds, the settings in force stay, and the watcher and the timer keep running (an
+            // exception out of their callbacks would end the watching, or the process).
             RouterLog.SecurityReloadFailed(router.Logger, ex.Message);
         }
     }
