@@ -66,6 +66,33 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
 
     internal RouterCounters Counters { get; } = new();
 
+    /// <summary>
+    /// Sends an event to <paramref name="subscribers"/>, each its own copy, and counts it: not back to its
+    /// <paramref name="sender"/> or to the <paramref name="provider"/> that got it as a notification, and, from another
+    /// cluster node, to this node's clients only (every node got it at once). Returns how many it reached.
+    /// </summary>
+    internal int Publish(ReadOnlySpan<byte> message, RouterConnection[] subscribers, RouterConnection? sender, RouterConnection? provider)
+    {
+        if (subscribers.Length == 0)
+        {
+            return 0;
+        }
+
+        var fromPeer = sender is { IsPeer: true };
+        Interlocked.Increment(ref Counters.EventsPublished);
+        var delivered = 0;
+        foreach (var subscriber in subscribers)
+        {
+            if (subscriber != sender && subscriber != provider && !(fromPeer && subscriber.IsPeer) && subscriber.Send(RouterProtocol.ReplyWriter.Copy(message)))
+            {
+                delivered++;
+            }
+        }
+
+        Interlocked.Add(ref Counters.EventsDelivered, delivered);
+        return delivered;
+    }
+
     /// <summary>The buffers held for all clients, against <see cref="JsonRpcRouterOptions.MaxMemory"/>.</summary>
     internal MemoryBudget Memory { get; }
 

@@ -1,7 +1,6 @@
 using JsonRpc.Dispatch;
 using JsonRpc.Protocol;
 using JsonRpc.Serialization;
-using JsonRpc.Server.RouterProtocol;
 
 namespace JsonRpc.Server.Routing;
 
@@ -28,18 +27,7 @@ internal sealed class HostEventPublisher(JsonRpcRouter router) : JsonRpcPeerChan
             return false;
         }
 
-        var counters = router.Counters;
-        Interlocked.Increment(ref counters.EventsPublished);
-        var delivered = 0;
-        foreach (var subscriber in subscribers)
-        {
-            if (subscriber.Send(ReplyWriter.Copy(notification)))
-            {
-                delivered++;
-            }
-        }
-
-        Interlocked.Add(ref counters.EventsDelivered, delivered);
+        var delivered = router.Publish(notification, subscribers, sender: null, provider: null);
         return delivered > 0;
     }
 }

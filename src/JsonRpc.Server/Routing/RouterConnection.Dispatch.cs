@@ -310,21 +310,9 @@ internal sealed partial class RouterConnection
             NoteQueuedFor(provider);
         }
 
-        var subscribers = route.Subscribers;
-        if (publish && subscribers.Length > 0)
+        if (publish)
         {
-            Interlocked.Increment(ref counters.EventsPublished);
-            var delivered = 0;
-            foreach (var subscriber in subscribers)
-            {
-                // An event from another cluster node reaches this node's subscribers only: every node got it at once.
-                if (subscriber != this && subscriber != provider && !(IsPeer && subscriber.IsPeer) && subscriber.Send(ReplyWriter.Copy(toSubscribers)))
-                {
-                    delivered++;
-                }
-            }
-
-            Interlocked.Add(ref counters.EventsDelivered, delivered);
+            _router.Publish(toSubscribers, route.Subscribers, this, provider);
         }
     }
 
