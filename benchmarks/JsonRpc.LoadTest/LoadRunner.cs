@@ -288,6 +288,15 @@ public static class LoadRunner
             firstProblem ??= ledger.FirstProblem;
         }
 
+        // Lanes share their histograms per thread: each set counts once.
+        foreach (var shared in ledgers.Select(l => l.SharedLatency).OfType<ThreadLocal<LatencyHistogram>>().Distinct())
+        {
+            foreach (var histogram in shared.Values)
+            {
+                latency.Add(histogram);
+            }
+        }
+
         var seconds = Math.Max(window.TotalSeconds, 1e-3);
         var missing = sent - answered;
         return new RunReport

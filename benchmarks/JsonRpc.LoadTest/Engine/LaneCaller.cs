@@ -2,7 +2,7 @@ namespace JsonRpc.LoadTest.Engine;
 
 /// <summary>
 /// A caller connection driven through a client library: as many concurrent call loops ("lanes") on one connection
-/// as the window, each awaiting its call before the next, each with its own ledger. Lane l stamps call n as
+/// as the window, each awaiting its call before the next, each with its own ledger (the latencies go to histograms per thread, shared by the lanes). Lane l stamps call n as
 /// l x <see cref="LaneStride"/> + n, so that lanes never share a payload and an answer delivered to the wrong lane
 /// is a mismatch.
 /// </summary>
@@ -16,9 +16,10 @@ internal abstract class LaneCaller : ICaller
         Payload = payload;
         Clock = clock;
         _lanes = new CallLedger[window];
+        var latency = new ThreadLocal<LatencyHistogram>(() => new LatencyHistogram(), trackAllValues: true);
         for (var lane = 0; lane < window; lane++)
         {
-            _lanes[lane] = new CallLedger(1, payload, clock);
+            _lanes[lane] = new CallLedger(1, payload, clock, latency);
         }
     }
 
