@@ -85,11 +85,11 @@ public sealed partial class JsonRpcClient
 
         if (info.Kind == JsonRpcMessageKind.Response)
         {
-            call.SetResult(message[info.Result]);
+            call.SetResult(message[info.Result], connection);
         }
         else
         {
-            call.SetRemoteError(info.ErrorCode, info.GetErrorMessage(message), info.HasErrorData ? message[info.ErrorData] : default);
+            call.SetRemoteError(info.ErrorCode, info.GetErrorMessage(message), info.HasErrorData ? message[info.ErrorData] : default, connection);
         }
     }
 

@@ -28,6 +28,25 @@ public sealed class CallTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task CallAsync_ContinuationBlocksOnAnotherCall_SecondCallIsSentAndAnswered()
+    {
+        // The client holds writes back while an answer's continuation runs (its next call then leaves with the others
+        // of that read). A continuation that blocks its thread until another call is answered must not hold that
+        // call's request back until its timeout (5 s here): a deadlock in all but name.
+        var ctx = TestJsonContext.Default;
+        await Task.Run(async () =>
+        {
+            for (var i = 0; i < 20; i++)
+            {
+                var first = await _client.CallAsync("add", new AddParams(i, 1), ctx.AddParams, ctx.Int32).ConfigureAwait(false);
+                var second = _client.CallAsync("add", new AddParams(first, 1), ctx.AddParams, ctx.Int32).AsTask();
+                Assert.True(second.Wait(TimeSpan.FromSeconds(4)), $"round {i}: the blocked continuation's call was not answered");
+                Assert.Equal(i + 2, second.Result);
+            }
+        }).Within();
+    }
+
+    [Fact]
     public async Task CallAsync_PositionalObjectArray_BindsByPosition()
     {
         Assert.Equal(7, await _client.CallAsync<int>("add", new object?[] { 3, 4 }).Within());

@@ -12,7 +12,7 @@ namespace JsonRpc.Client.Internal;
 /// cancellation callback, the timeout scan, the connection-loss sweep) owns the outcome and completes it; everyone
 /// else sees a different id and backs off. That compare-and-swap is the whole of the synchronization.
 /// </remarks>
-internal sealed class PendingCall : IValueTaskSource
+internal sealed class PendingCall : IValueTaskSource, IThreadPoolWorkItem
 {
     private const int KeepBufferSize = 4096;
 
@@ -21,11 +21,14 @@ internal sealed class PendingCall : IValueTaskSource
     private long _uses;
     private byte[]? _buffer;
     private int _length;
+    private ClientConnection? _resumeOn;
 
     public PendingCall(int slot)
     {
         Slot = slot;
-        _core.RunContinuationsAsynchronously = true;
+        // Completions are queued to the thread pool by Complete (this is the work item), where the continuation then
+        // runs inline: never on the thread that completes the call (a read loop, a cancellation callback).
+        _core.RunContinuationsAsynchronously = false;
     }
 
     /// <summary>The slot index in the table; the low bits of every id this call carries.</summary>
@@ -75,20 +78,25 @@ internal sealed class PendingCall : IValueTaskSource
     /// <summary>Claims the call for completion if it is still waiting for <paramref name="id"/>.</summary>
     public bool TryClaim(long id) => id != 0 && Interlocked.CompareExchange(ref _activeId, 0, id) == id;
 
-    public void SetResult(ReadOnlySpan<byte> result)
+    /// <summary>
+    /// The answer, read by <paramref name="connection"/>'s read loop: that connection holds its writes back until the
+    /// caller's continuation has run (see <see cref="ClientConnection.HoldWrites"/>).
+    /// </summary>
+    public void SetResult(ReadOnlySpan<byte> result, ClientConnection? connection)
     {
         CopyPayload(result);
         Outcome = CallOutcome.Result;
-        _core.SetResult(true);
+        Complete(connection);
     }
 
-    public void SetRemoteError(int code, string message, ReadOnlySpan<byte> data)
+    /// <inheritdoc cref="SetResult"/>
+    public void SetRemoteError(int code, string message, ReadOnlySpan<byte> data, ClientConnection? connection)
     {
         CopyPayload(data);
         ErrorCode = code;
         ErrorMessage = message;
         Outcome = CallOutcome.RemoteError;
-        _core.SetResult(true);
+        Complete(connection);
     }
 
     public void SetFailure(CallOutcome outcome, Exception? failure)
@@ -96,7 +104,34 @@ internal sealed class PendingCall : IValueTaskSource
         _length = 0;
         Failure = failure;
         Outcome = outcome;
-        _core.SetResult(true);
+        Complete(null);
+    }
+
+    /// <summary>Queues the completion: the awaiting caller goes on on a pool thread (<see cref="Execute"/>).</summary>
+    private void Complete(ClientConnection? connection)
+    {
+        connection?.HoldWrites();
+        _resumeOn = connection;
+        ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: true);
+    }
+
+    /// <summary>
+    /// Completes the call, which runs the caller's continuation here up to its next await (typically its next call,
+    /// written to the connection), then lets the connection send what the answers it read have led to.
+    /// </summary>
+    public void Execute()
+    {
+        // Read before completing: the caller may reuse this slot for its next call, answered on another thread.
+        var connection = _resumeOn;
+        _resumeOn = null;
+        try
+        {
+            _core.SetResult(true);
+        }
+        finally
+        {
+            connection?.ReleaseWrites();
+        }
     }
 
     /// <summary>Makes the slot ready for its next use; only the caller that awaited the call does this.</summary>
