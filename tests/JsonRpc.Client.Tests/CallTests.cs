@@ -77,6 +77,22 @@ public sealed class CallTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task CallAsync_LargeRawResults_EachKeepsItsOwnBytes()
+    {
+        // Results over 4 KB are copied once into an array the RawJson then owns: the next call on the same slot must
+        // not write into the array an earlier result still uses.
+        var first = "{\"s\":\"" + new string('a', 100_000) + "\"}";
+        var second = "{\"s\":\"" + new string('b', 120_000) + "\",\"n\":[1,2,3]}";
+        var a = await _client.CallAsync("echo", RawJson.Parse(first)).Within();
+        var b = await _client.CallAsync("echo", RawJson.Parse(second)).Within();
+        var c = await _client.CallAsync("echo", RawJson.Parse("[1]")).Within();
+        Assert.Equal(first, a.ToString());
+        Assert.Equal(second, b.ToString());
+        Assert.Equal("[1]", c.ToString());
+        Assert.Equal(JsonValueKind.Object, a.ValueKind);
+    }
+
+    [Fact]
     public async Task CallAsync_RawParamsTypedResult_Deserializes()
     {
         var point = await _client.CallAsync("echo", RawJson.Parse("{\"x\":1,\"y\":2}"), TestJsonContext.Default.Point).Within();

@@ -20,6 +20,7 @@ internal sealed class PendingCall : IValueTaskSource, IThreadPoolWorkItem
     private long _activeId;
     private long _uses;
     private byte[]? _buffer;
+    private byte[]? _handOver;
     private int _length;
     private ClientConnection? _resumeOn;
 
@@ -56,7 +57,26 @@ internal sealed class PendingCall : IValueTaskSource, IThreadPoolWorkItem
     public Exception? Failure { get; private set; }
 
     /// <summary>The result (for <see cref="CallOutcome.Result"/>) or the error data (for <see cref="CallOutcome.RemoteError"/>).</summary>
-    public ReadOnlySpan<byte> Payload => _buffer is null ? default : _buffer.AsSpan(0, _length);
+    public ReadOnlySpan<byte> Payload => _handOver ?? (_buffer is null ? default : _buffer.AsSpan(0, _length));
+
+    /// <summary>
+    /// Set by a caller that keeps the result as it is (RawJson) before its request is written: a large result is then
+    /// copied once, into an array of its own that <see cref="TakePayload"/> hands over, not into this slot's buffer and
+    /// again into the caller's.
+    /// </summary>
+    public bool HandsOverPayload { get; set; }
+
+    /// <summary>The payload as an array the caller may keep: the one made for it, or a copy.</summary>
+    public byte[] TakePayload()
+    {
+        if (_handOver is { } owned)
+        {
+            _handOver = null;
+            return owned;
+        }
+
+        return Payload.ToArray();
+    }
 
     public short Version => _core.Version;
 
@@ -144,6 +164,8 @@ internal sealed class PendingCall : IValueTaskSource, IThreadPoolWorkItem
         }
 
         _length = 0;
+        _handOver = null;
+        HandsOverPayload = false;
         Connection = null;
         Failure = null;
         ErrorMessage = null;
@@ -153,6 +175,15 @@ internal sealed class PendingCall : IValueTaskSource, IThreadPoolWorkItem
 
     private void CopyPayload(ReadOnlySpan<byte> bytes)
     {
+        if (HandsOverPayload && bytes.Length > KeepBufferSize)
+        {
+            // Every byte is written below: no need to zero it first (a large array would be, on the large object heap).
+            _handOver = GC.AllocateUninitializedArray<byte>(bytes.Length);
+            bytes.CopyTo(_handOver);
+            _length = bytes.Length;
+            return;
+        }
+
         if (_buffer is null || _buffer.Length < bytes.Length)
         {
             if (_buffer is { Length: > KeepBufferSize } old)
