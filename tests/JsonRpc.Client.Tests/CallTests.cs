@@ -47,6 +47,26 @@ public sealed class CallTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task CallAsync_ManyContinuationsBlockOnOtherCalls_EverySecondCallIsAnswered()
+    {
+        // Answers read together resume their callers together, and their writes are held until the last of them has
+        // run; continuations that all block on a further call each must still see it sent (by the 5 ms watch).
+        var ctx = TestJsonContext.Default;
+        for (var round = 0; round < 10; round++)
+        {
+            var callers = Enumerable.Range(0, 8).Select(i => Task.Run(async () =>
+            {
+                var first = await _client.CallAsync("add", new AddParams(i, round), ctx.AddParams, ctx.Int32).ConfigureAwait(false);
+                var second = _client.CallAsync("add", new AddParams(first, 1), ctx.AddParams, ctx.Int32).AsTask();
+                Assert.True(second.Wait(TimeSpan.FromSeconds(4)), $"round {round}, caller {i}: the blocked continuation's call was not answered");
+                return second.Result;
+            })).ToArray();
+            var results = await Task.WhenAll(callers).Within();
+            Assert.Equal(Enumerable.Range(0, 8).Select(i => i + round + 1), results);
+        }
+    }
+
+    [Fact]
     public async Task CallAsync_PositionalObjectArray_BindsByPosition()
     {
         Assert.Equal(7, await _client.CallAsync<int>("add", new object?[] { 3, 4 }).Within());

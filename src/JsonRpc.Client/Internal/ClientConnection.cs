@@ -399,7 +399,9 @@ internal sealed class ClientConnection : IAsyncDisposable
             var held = writer.UnflushedBytes;
             _writer.WriteMessage(writer, message);
             var framed = writer.UnflushedBytes - held;
-            if (Volatile.Read(ref _resuming) == 0 || _holdBroken || held + framed >= MaxHeldBytes)
+            // Held only while another resuming caller may still add to it: the last one (or the only one, as in a
+            // closed loop of one call at a time) sends at once, without waiting for its continuation to return.
+            if (Volatile.Read(ref _resuming) <= 1 || _holdBroken || held + framed >= MaxHeldBytes)
             {
                 FlushLocked(writer);
             }
