@@ -75,8 +75,7 @@ internal sealed class ClientConnection : IAsyncDisposable
         EndPoint = endPoint;
         Cancellation = new JsonRpcCancellationScope(_closing.Token);
         // Reads of up to 128 KiB (the router's block size): a 100 KB answer takes one or two receives, not seven of
-        // 16 KB (21 system calls per 100 KB call in the load generator's process with 16 KB, 8 with 128 KiB). The
-        // reader holds one such buffer from the pool while it waits for data.
+        // 16 KB. The reader holds one such buffer from the pool while it waits for data.
         _input = PipeReader.Create(stream, new StreamPipeReaderOptions(bufferSize: ReadBufferSize, minimumReadSize: 4 * 1024));
     }
 
