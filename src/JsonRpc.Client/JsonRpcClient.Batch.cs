@@ -47,7 +47,7 @@ public sealed partial class JsonRpcClient
                 switch (call.Outcome)
                 {
                     case CallOutcome.Result:
-                        results[i] = new JsonRpcBatchResult(default(RawResult).Read(call.Payload), null, isNotification: false, _options.SerializerOptions);
+                        results[i] = new JsonRpcBatchResult(default(RawResult).Read(call), null, isNotification: false, _options.SerializerOptions);
                         break;
                     case CallOutcome.RemoteError:
                         results[i] = new JsonRpcBatchResult(default, CreateRemoteException(call), isNotification: false);
@@ -108,6 +108,7 @@ public sealed partial class JsonRpcClient
                 if (!item.IsNotification)
                 {
                     var call = _calls.Rent(item.Method, connection, deadline);
+                    call.HandsOverPayload = RawResult.KeepsPayload; // each result is kept as RawJson
                     calls[i] = call;
                     id = call.Id;
                 }

@@ -55,7 +55,7 @@ public sealed partial class JsonRpcClient
         cancellationToken.ThrowIfCancellationRequested();
         connection ??= CurrentConnection() ?? await WaitForConnectionAsync(cancellationToken).ConfigureAwait(false);
         var call = _calls.Rent(method, connection, Deadline());
-        call.HandsOverPayload = typeof(TReader) == typeof(RawResult);
+        call.HandsOverPayload = TReader.KeepsPayload;
         var registration = default(CancellationTokenRegistration);
         using var activity = ClientTracing.IsEnabled ? ClientTracing.Start(method, call.Id) : null;
         try
@@ -133,15 +133,9 @@ public sealed partial class JsonRpcClient
         switch (call.Outcome)
         {
             case CallOutcome.Result:
-                if (typeof(TReader) == typeof(RawResult))
-                {
-                    // Already checked by the read loop, and (when large) already in an array of its own.
-                    return (TResult)(object)RawJson.FromTrustedUtf8(call.TakePayload());
-                }
-
                 try
                 {
-                    return reader.Read(call.Payload);
+                    return reader.Read(call);
                 }
                 catch (JsonException ex)
                 {

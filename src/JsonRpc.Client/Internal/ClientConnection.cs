@@ -105,9 +105,8 @@ internal sealed class ClientConnection : IAsyncDisposable
                 _holdEpoch++;
                 _holdBroken = false;
                 _holdWatched = false;
+                FlushHeldLocked();
             }
-
-            FlushHeld();
         }
     }
 
@@ -126,9 +125,8 @@ internal sealed class ClientConnection : IAsyncDisposable
             }
 
             _holdBroken = true;
+            FlushHeldLocked();
         }
-
-        FlushHeld();
     }
 
     /// <summary>Counts one more call from the peer, unless <paramref name="limit"/> are already queued or running.</summary>
@@ -427,24 +425,21 @@ internal sealed class ClientConnection : IAsyncDisposable
         }
     }
 
-    /// <summary>Sends what <see cref="Write"/> held back while answers were being handed out.</summary>
-    private void FlushHeld()
+    /// <summary>Sends what <see cref="Write"/> held back while answers were being handed out; under <see cref="_writeGate"/>.</summary>
+    private void FlushHeldLocked()
     {
-        lock (_writeGate)
+        if (IsClosed || _outputCompleted || _output.Writer.UnflushedBytes == 0)
         {
-            if (IsClosed || _outputCompleted || _output.Writer.UnflushedBytes == 0)
-            {
-                return;
-            }
+            return;
+        }
 
-            try
-            {
-                FlushLocked(_output.Writer);
-            }
-            catch (JsonRpcConnectionLostException)
-            {
-                // The pump has stopped: the connection is closing, and its calls fail with it.
-            }
+        try
+        {
+            FlushLocked(_output.Writer);
+        }
+        catch (JsonRpcConnectionLostException)
+        {
+            // The pump has stopped: the connection is closing, and its calls fail with it.
         }
     }
 

@@ -8,5 +8,8 @@ namespace JsonRpc.Client.Internal;
 /// </summary>
 internal readonly struct RawResult : IResultReader<RawJson>
 {
-    public RawJson Read(ReadOnlySpan<byte> result) => RawJson.FromTrustedUtf8(result.ToArray());
+    public static bool KeepsPayload => true;
+
+    /// <summary>The result's own array when the read loop made one for it (a large result), else a copy.</summary>
+    public RawJson Read(PendingCall call) => RawJson.FromTrustedUtf8(call.TakePayload());
 }

@@ -6,5 +6,5 @@ namespace JsonRpc.Client.Internal;
 /// <summary>Deserializes the result through <see cref="JsonTypeInfo{T}"/>.</summary>
 internal readonly struct TypedResult<T>(JsonTypeInfo<T> typeInfo) : IResultReader<T?>
 {
-    public T? Read(ReadOnlySpan<byte> result) => JsonSerializer.Deserialize(result, typeInfo);
+    public T? Read(PendingCall call) => JsonSerializer.Deserialize(call.Payload, typeInfo);
 }
