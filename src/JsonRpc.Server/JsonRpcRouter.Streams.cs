@@ -13,6 +13,11 @@ public sealed partial class JsonRpcRouter
     private readonly ConcurrentDictionary<long, EnumeratorStream> _streams = new();
     private long _nextStreamToken;
 
+    // The tokens the router gives StreamJsonRpc progress arguments in place of the callers' (RouterConnection.Streams.cs):
+    // far above the small integers StreamJsonRpc numbers its own from, within JavaScript's safe integers.
+    internal const long ProgressTokenBase = 1L << 52;
+    private long _nextProgressToken = ProgressTokenBase;
+
     /// <summary>What streams and progress did, for tests and logs.</summary>
     internal StreamCounters StreamCounters { get; } = new();
 
@@ -21,6 +26,9 @@ public sealed partial class JsonRpcRouter
 
     /// <summary>The next token of the router's sequence, shared by routed streams and host methods' enumerables.</summary>
     internal long NextStreamToken() => Interlocked.Increment(ref _nextStreamToken);
+
+    /// <summary>A progress token unique in this router, for a StreamJsonRpc progress argument the router maps.</summary>
+    internal long NextProgressToken() => Interlocked.Increment(ref _nextProgressToken);
 
     /// <summary>
     /// Opens a stream from <paramref name="generator"/> (which wrote <paramref name="generatorToken"/>) to
@@ -130,6 +138,7 @@ internal sealed class StreamCounters
     public long ProgressRouted;
     public long ProgressDropped;
     public long ProgressAmbiguous;
+    public long ProgressMapped;
     public long StreamsOpened;
     public long StreamsEnded;
     public long Pulls;

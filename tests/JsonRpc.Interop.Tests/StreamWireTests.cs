@@ -184,4 +184,51 @@ public sealed class StreamWireTests
         var (call, _) = await provider.ReadCallAsync("take");
         Assert.Equal(1, call.GetProperty("params").GetArrayLength());
     }
+
+    [Fact]
+    public async Task ProgressArgument_OnceTwoCallsProvedIt_TheProviderSeesTheRoutersToken_AndTheCallerItsOwn()
+    {
+        await using var router = await RouterHost.StartAsync();
+        await using var provider = await RawPeer.ConnectRegisteredAsync(router.Port, "provider", "work", "add");
+        await using var caller = await RawPeer.ConnectRegisteredAsync(router.Port, "caller");
+
+        // Two calls whose second argument carried the token of a report: the first proves nothing yet (its second call
+        // still goes unchanged), the second makes the router take that argument of "work" for a progress token.
+        for (var i = 0; i < 2; i++)
+        {
+            await caller.SendAsync($$"""{"jsonrpc":"2.0","id":{{i}},"method":"work","params":["job",{{7 + i}}]}""");
+            var (call, id) = await provider.ReadCallAsync("work");
+            Assert.Equal($$"""["job",{{7 + i}}]""", call.GetProperty("params").GetRawText());
+            await provider.SendAsync($$"""{"jsonrpc":"2.0","method":"$/progress","params":[{{7 + i}},{"pct":50}]}""");
+            Assert.Equal($$"""{"jsonrpc":"2.0","method":"$/progress","params":[{{7 + i}},{"pct":50}]}""", await caller.ReadLineAsync());
+            await provider.SendAsync($$"""{"jsonrpc":"2.0","id":{{id}},"result":true}""");
+            Assert.Equal($$"""{"jsonrpc":"2.0","id":{{i}},"result":true}""", await caller.ReadLineAsync());
+        }
+
+        // From now on the provider sees a token of the router's there, and the caller gets its own back, the rest unchanged.
+        await caller.SendAsync("""{"jsonrpc":"2.0","id":"c","method":"work","params":["job",7]}""");
+        var (learned, learnedId) = await provider.ReadCallAsync("work");
+        var args = learned.GetProperty("params");
+        Assert.Equal("job", args[0].GetString());
+        var routerToken = args[1].GetInt64();
+        Assert.True(routerToken > 1L << 52, $"the provider saw {routerToken}, not a token of the router's");
+        await provider.SendAsync($$"""{"jsonrpc":"2.0","method":"$/progress","params":[{{routerToken}},{"pct":99}]}""");
+        Assert.Equal("""{"jsonrpc":"2.0","method":"$/progress","params":[7,{"pct":99}]}""", await caller.ReadLineAsync());
+        await provider.SendAsync($$$"""{"jsonrpc":"2.0","method":"$/progress","params":{"token":{{{routerToken}}},"value":100}}""");
+        Assert.Equal("""{"jsonrpc":"2.0","method":"$/progress","params":{"token":7,"value":100}}""", await caller.ReadLineAsync());
+        await provider.SendAsync($$"""{"jsonrpc":"2.0","id":{{learnedId}},"result":true}""");
+        Assert.Equal("""{"jsonrpc":"2.0","id":"c","result":true}""", await caller.ReadLineAsync());
+
+        // Another method's integers are never touched, even one equal to a learned token, nor by name.
+        await caller.SendAsync("""{"jsonrpc":"2.0","id":"a","method":"add","params":[7,8]}""");
+        var (add, addId) = await provider.ReadCallAsync("add");
+        Assert.Equal("[7,8]", add.GetProperty("params").GetRawText());
+        await provider.SendAsync($$"""{"jsonrpc":"2.0","id":{{addId}},"result":15}""");
+        Assert.Equal("""{"jsonrpc":"2.0","id":"a","result":15}""", await caller.ReadLineAsync());
+        await caller.SendAsync("""{"jsonrpc":"2.0","id":"n","method":"work","params":{"name":"job","count":7}}""");
+        var (byName, byNameId) = await provider.ReadCallAsync("work");
+        Assert.Equal("""{"name":"job","count":7}""", byName.GetProperty("params").GetRawText());
+        await provider.SendAsync($$"""{"jsonrpc":"2.0","id":{{byNameId}},"result":true}""");
+        Assert.Equal("""{"jsonrpc":"2.0","id":"n","result":true}""", await caller.ReadLineAsync());
+    }
 }

@@ -181,4 +181,42 @@ public sealed class StreamsThroughRouterTests(ITestOutputHelper output)
         Assert.DoesNotContain(theirs.Values, v => v / 1000 != 4);
         output.WriteLine($"{topology}: the second caller got {theirs.Values.Length} of its 4 reports (the token was ambiguous while both calls were in flight).");
     }
+
+    [TopologyTheory]
+    [MemberData(nameof(Topologies))]
+    public async Task TwoCallersWithTheSameProgressToken_OnceTheRouterHasLearnedTheArgument_EachGetsAllItsReports(Topology topology)
+    {
+        var hold = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var rig = await StreamRig.StartAsync(topology);
+        await using var otherCaller = await rig.ConnectCallerAsync();
+        await StreamRig.WaitUntilRoutedAsync(otherCaller);
+
+        // One call with reports from each caller, one after the other: each report comes by the second argument of the
+        // only call that carries its token, in two different calls, so the router takes that argument for a token.
+        var firstMine = new ProgressRecorder();
+        var firstTheirs = new ProgressRecorder();
+        Assert.Equal(2, await rig.Caller.Rpc.InvokeWithCancellationAsync<int>("report", [2, firstMine], CancellationToken.None).Within());
+        Assert.Equal(2, await otherCaller.Rpc.InvokeWithCancellationAsync<int>("report", [2, firstTheirs], CancellationToken.None).Within());
+        Assert.Equal([2001, 2002], firstMine.Values);
+        Assert.Equal([2001, 2002], firstTheirs.Values);
+
+        // Each caller numbers its tokens alike (0 in WaitUntilRoutedAsync, then 1, then 2): the next two calls carry the
+        // same token, and the second one's reports come while both calls wait at the provider. Before the router gave
+        // such arguments tokens of its own, those reports went to nobody (the test above).
+        rig.Methods.HoldReport = hold;
+        var reported = rig.Methods.ReportsDone;
+        var mine = new ProgressRecorder();
+        var theirs = new ProgressRecorder();
+        var myCall = rig.Caller.Rpc.InvokeWithCancellationAsync<int>("report", [3, mine], CancellationToken.None);
+        await Eventually.TrueAsync(() => mine.Values.Length == 3, "the first call's reports arrived");
+        var theirCall = otherCaller.Rpc.InvokeWithCancellationAsync<int>("report", [4, theirs], CancellationToken.None);
+        await Eventually.TrueAsync(() => rig.Methods.ReportsDone == reported + 2, "the provider reported for both calls");
+        await Eventually.TrueAsync(() => theirs.Values.Length == 4, "the second call's reports arrived");
+        hold.TrySetResult();
+
+        Assert.Equal(3, await myCall.Within());
+        Assert.Equal(4, await theirCall.Within());
+        Assert.Equal([3001, 3002, 3003], mine.Values);
+        Assert.Equal([4001, 4002, 4003, 4004], theirs.Values);
+    }
 }

@@ -1,4 +1,5 @@
 using System.Text;
+using System.Text.Json;
 using JsonRpc.Server.Streams;
 
 namespace JsonRpc.Server.Tests;
@@ -81,6 +82,25 @@ public sealed class StreamScannerTests
     }
 
     [Fact]
+    public void CollectProgress_IntegersKnowWhichArgumentTheyAreAndWhereTheyLie()
+    {
+        var byPosition = new List<ProgressToken>();
+        StreamScanner.CollectProgress(U("""[ "a", 12 ,{"x":1}, 345]"""), byPosition);
+        Assert.Equal([1L, 3L], byPosition.Select(t => t.Slot));
+        Assert.Equal(["12", "345"], byPosition.Select(t => Encoding.UTF8.GetString(U("""[ "a", 12 ,{"x":1}, 345]""")[t.Value])));
+
+        // By name, an argument's slot is the same whatever the order of the members, and differs between names.
+        var first = new List<ProgressToken>();
+        var second = new List<ProgressToken>();
+        StreamScanner.CollectProgress(U("""{"count":3,"progress":7}"""), first);
+        StreamScanner.CollectProgress(U("""{"progress":9,"count":3}"""), second);
+        Assert.Equal(first[1].Slot, second[0].Slot);
+        Assert.Equal(first[0].Slot, second[1].Slot);
+        Assert.NotEqual(first[0].Slot, first[1].Slot);
+        Assert.All(first, t => Assert.True(t.Slot < ProgressToken.NoSlot));
+    }
+
+    [Fact]
     public void CollectProgress_KeepsAtMost16Integers()
     {
         var found = new List<ProgressToken>();
@@ -96,8 +116,9 @@ public sealed class StreamScannerTests
     [InlineData("""{"progressToken":"\u006Aob"}""", true, "job")]
     public void TryReadProgressToken_ReadsEachProtocolsForm(string @params, bool mcp, string expected)
     {
-        Assert.True(StreamScanner.TryReadProgressToken(U(@params), mcp, out var token));
+        Assert.True(StreamScanner.TryReadProgressToken(U(@params), mcp, out var token, out var range));
         Assert.Equal(expected, token.ToString());
+        Assert.Equal(expected, JsonDocument.Parse(U(@params)[range]).RootElement.ToString()); // where the token is, as sent
     }
 
     [Theory]
@@ -107,7 +128,7 @@ public sealed class StreamScannerTests
     [InlineData("""{"token":[1]}""", false)]
     [InlineData("", false)]
     public void TryReadProgressToken_NoToken_False(string @params, bool mcp)
-        => Assert.False(StreamScanner.TryReadProgressToken(U(@params), mcp, out _));
+        => Assert.False(StreamScanner.TryReadProgressToken(U(@params), mcp, out _, out _));
 
     [Fact]
     public void ProgressToken_StringAndNumberNeverEqual()

@@ -39,6 +39,9 @@ internal sealed class RoutedCall
     // provider's progress was routed by one of them, the stream this call pulls, and the streams its arguments opened.
     private List<Streams.ProgressToken>? _progress;
     internal bool ProgressRouted;
+
+    /// <summary>The method's route, for calls routed by method (progress arguments are learned per method).</summary>
+    internal RouteEntry? Route;
     internal Streams.EnumeratorStream? Pull;
 
     /// <summary>The router's own pull of <see cref="Pull"/> ahead of its consumer, not yet taken over by the consumer's pull.</summary>
@@ -94,6 +97,7 @@ internal sealed class RoutedCall
         _callerIdLength = 0;
         _progress?.Clear();
         ProgressRouted = false;
+        Route = null;
         Pull = null;
         ReadAhead = false;
         ArgumentStreams = null;

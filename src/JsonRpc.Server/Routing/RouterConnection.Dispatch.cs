@@ -167,10 +167,10 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        Route(message, in info, idToken, batch, provider);
+        Route(message, in info, idToken, batch, route, provider);
     }
 
-    private void Route(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> idToken, BatchReply? batch, RouterConnection provider)
+    private void Route(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> idToken, BatchReply? batch, RouteEntry route, RouterConnection provider)
     {
         if (!TryBeginCall(batch, idToken))
         {
@@ -178,6 +178,7 @@ internal sealed partial class RouterConnection
         }
 
         var call = _router.RentCall(this, provider, idToken, batch);
+        call.Route = route;
         batch?.Expect();
 
         // The provider sees the router's id, so that answers can be matched whatever ids the callers chose.

@@ -11,7 +11,10 @@ namespace JsonRpc.Server.Routing;
 /// <list type="bullet">
 /// <item>Progress: a provider's <c>$/progress</c> or <c>notifications/progress</c> goes, byte for byte, to the caller of
 /// the call in its in-flight table whose params carried that token (<see cref="StreamScanner.CollectProgress"/>),
-/// and to nobody when no call or more than one caller's calls carry it; in the provider's order, so before the answer.</item>
+/// and to nobody when no call or more than one caller's calls carry it; in the provider's order, so before the answer.
+/// Once two calls of a method have had progress by the same integer argument, that argument is known to be a
+/// StreamJsonRpc progress token: later calls of the method get a token of the router's in its place (unique, so two
+/// callers that number their tokens alike no longer meet), and their progress goes back under the caller's own.</item>
 /// <item>Async enumerables: an enumerable object (<c>{"token": n, "values": […]}</c>) in an answer or in a call's
 /// arguments opens a <see cref="EnumeratorStream"/>; the consumer sees the router's token, and its
 /// <c>$/enumerator/next</c> and <c>$/enumerator/abort</c> are routed to the generator under the generator's own token.
@@ -27,6 +30,15 @@ internal sealed partial class RouterConnection
 
     // Under the in-flight lock: which call of this provider each progress token it reported on belongs to.
     private Dictionary<ProgressToken, (RoutedCall Call, long RouterId)>? _progressRoutes;
+
+    // Under the in-flight lock: per method routed to this provider, which integer arguments its progress has proved to
+    // be tokens. _progressLearned says (without the lock) that some argument has been, so most calls skip the lock.
+    private Dictionary<RouteEntry, ProgressSlots>? _progressSlots;
+    private volatile bool _progressLearned;
+
+    // The methods per provider whose integer arguments are followed (a provider that keeps registering new ones gains
+    // nothing past it but unchanged calls).
+    private const int MaxProgressMethods = 1024;
 
     // Per thread, reused; at most MaxEnumerablesPerMessage + 1 entries, so they stay small.
     [ThreadStatic]
@@ -93,22 +105,77 @@ internal sealed partial class RouterConnection
     private bool TryForwardCall(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, RoutedCall call, ReadOnlySpan<byte> routerId, out OutboundMessage forwarded)
     {
         var (paramsStart, paramsLength) = info.Params.GetOffsetAndLength(message.Length);
+        var edits = t_edits ??= [];
+        edits.Clear();
         if (paramsLength > 0)
         {
             var @params = message.Slice(paramsStart, paramsLength);
             StreamScanner.CollectProgress(@params, call.Progress);
+            if (call.HasProgress && call.Provider._progressLearned)
+            {
+                call.Provider.MapLearnedProgress(call, paramsStart, paramsLength, edits);
+            }
+
             if (StreamScanner.MayHoldEnumerable(@params))
             {
-                return TryForwardWithStreams(message, in info, call, routerId, paramsStart, out forwarded);
+                return TryForwardWithStreams(message, in info, call, routerId, paramsStart, edits, out forwarded);
             }
         }
 
-        forwarded = ReplyWriter.Splice(message, info.IdToken, routerId);
+        forwarded = Forward(message, in info, routerId, edits);
         return true;
     }
 
+    /// <summary>The call under the router's id, with <paramref name="edits"/> (to its params) made.</summary>
+    private static OutboundMessage Forward(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> routerId, List<StreamMessages.Edit> edits)
+    {
+        if (edits.Count == 0)
+        {
+            return ReplyWriter.Splice(message, info.IdToken, routerId);
+        }
+
+        edits.Add(StreamMessages.Edit.Of(info.IdToken, 0, message.Length, routerId.ToArray()));
+        return StreamMessages.Splice(message, edits);
+    }
+
+    /// <summary>
+    /// As a call is forwarded to this provider: each integer argument of it that this provider's progress has proved
+    /// to be a progress token (<see cref="ProgressSlots"/>) is given a token of the router's, unique in the router, in
+    /// place of the caller's; the call keeps both, so that its progress goes back under the caller's own.
+    /// </summary>
+    private void MapLearnedProgress(RoutedCall call, int paramsStart, int paramsLength, List<StreamMessages.Edit> edits)
+    {
+        if (call.Route is not { } route)
+        {
+            return;
+        }
+
+        lock (_inFlightLock)
+        {
+            if (_progressSlots is null || !_progressSlots.TryGetValue(route, out var slots) || !slots.AnyLearned)
+            {
+                return;
+            }
+
+            var tokens = call.Progress;
+            for (var i = 0; i < tokens.Count; i++)
+            {
+                var token = tokens[i];
+                if (token.Named || token.Slot == ProgressToken.NoSlot || !slots.IsLearned(token.Slot))
+                {
+                    continue;
+                }
+
+                var mapped = _router.NextProgressToken();
+                tokens[i] = new ProgressToken(mapped, null, named: true) { IsMapped = true, Original = token.Number, Slot = token.Slot };
+                edits.Add(StreamMessages.Edit.Of(token.Value, paramsStart, paramsLength, JsonRpcRouter.TokenBytes(mapped)));
+                Interlocked.Increment(ref _router.StreamCounters.ProgressMapped);
+            }
+        }
+    }
+
     private bool TryForwardWithStreams(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, RoutedCall call, ReadOnlySpan<byte> routerId,
-        int paramsStart, out OutboundMessage forwarded)
+        int paramsStart, List<StreamMessages.Edit> edits, out OutboundMessage forwarded)
     {
         var @params = message[info.Params];
         var ranges = t_ranges ??= [];
@@ -116,7 +183,7 @@ internal sealed partial class RouterConnection
         StreamScanner.FindEnumerables(@params, includeRoot: false, ranges);
         if (ranges.Count == 0)
         {
-            forwarded = ReplyWriter.Splice(message, info.IdToken, routerId);
+            forwarded = Forward(message, in info, routerId, edits);
             return true;
         }
 
@@ -128,8 +195,6 @@ internal sealed partial class RouterConnection
             return false;
         }
 
-        var edits = t_edits ??= [];
-        edits.Clear();
         edits.Add(StreamMessages.Edit.Of(info.IdToken, 0, message.Length, routerId.ToArray()));
         var streams = call.ArgumentStreams = new List<EnumeratorStream>(ranges.Count);
         foreach (var range in ranges)
@@ -399,14 +464,14 @@ internal sealed partial class RouterConnection
     private void RouteProgress(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, bool mcp)
     {
         var counters = _router.StreamCounters;
-        if (!StreamScanner.TryReadProgressToken(message[info.Params], mcp, out var token))
+        if (!StreamScanner.TryReadProgressToken(message[info.Params], mcp, out var token, out var tokenRange))
         {
             Interlocked.Increment(ref counters.ProgressDropped);
             RouterLog.ProgressDropped(_logger, ConnectionId, Name, "?", "it carries no token");
             return;
         }
 
-        if (ResolveProgress(token, out var ambiguous) is not { } caller)
+        if (ResolveProgress(token, out var ambiguous, out var carried) is not { } caller)
         {
             Interlocked.Increment(ref counters.ProgressDropped);
             if (ambiguous)
@@ -419,7 +484,19 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        if (caller.Send(ReplyWriter.Copy(message)))
+        var forwarded = ReplyWriter.Copy(message);
+        if (carried.IsMapped)
+        {
+            // The provider reported under the router's token: the caller gets its own back, nothing else changed.
+            forwarded.Return();
+            var edits = t_edits ??= [];
+            edits.Clear();
+            var (paramsStart, paramsLength) = info.Params.GetOffsetAndLength(message.Length);
+            edits.Add(StreamMessages.Edit.Of(tokenRange, paramsStart, paramsLength, JsonRpcRouter.TokenBytes(carried.Original)));
+            forwarded = StreamMessages.Splice(message, edits);
+        }
+
+        if (caller.Send(forwarded))
         {
             Interlocked.Increment(ref counters.ProgressRouted);
         }
@@ -429,17 +506,20 @@ internal sealed partial class RouterConnection
     /// The caller of the call in this connection's in-flight table that carries <paramref name="token"/>: a call that
     /// names it (LSP, MCP) before one that only has it as an integer argument (StreamJsonRpc); null when none does, or
     /// when the calls of several callers do (<paramref name="ambiguous"/>): then nobody gets it, so it never crosses over.
-    /// Remembered until that call ends, or another call with the token arrives.
+    /// Remembered until that call ends, or another call with the token arrives. <paramref name="carried"/> is the token as
+    /// that call carries it (with the caller's own, when the router mapped it).
     /// </summary>
-    private RouterConnection? ResolveProgress(in ProgressToken token, out bool ambiguous)
+    private RouterConnection? ResolveProgress(in ProgressToken token, out bool ambiguous, out ProgressToken carried)
     {
         ambiguous = false;
+        carried = default;
         lock (_inFlightLock)
         {
             if (_progressRoutes is { } routes && routes.TryGetValue(token, out var route))
             {
                 if (_inFlight.TryGetValue(route.RouterId, out var live) && live == route.Call && !live.Caller.IsClosing)
                 {
+                    carried = Carried(live, token, out _);
                     return live.Caller;
                 }
 
@@ -448,6 +528,7 @@ internal sealed partial class RouterConnection
 
             RoutedCall? named = null, plain = null;
             bool namedAmbiguous = false, plainAmbiguous = false;
+            var plainCalls = 0;
             foreach (var call in _inFlight.Values)
             {
                 // A caller that left has no tokens any more (its calls wait here only for the provider's answers).
@@ -472,6 +553,7 @@ internal sealed partial class RouterConnection
                     {
                         plainAmbiguous |= plain is not null && plain.Caller != call.Caller;
                         plain ??= call;
+                        plainCalls++;
                     }
 
                     break;
@@ -487,7 +569,102 @@ internal sealed partial class RouterConnection
 
             (_progressRoutes ??= [])[token] = (chosen, chosen.RouterId);
             chosen.ProgressRouted = true;
+            carried = Carried(chosen, token, out var carriers);
+            if (!carried.Named && plainCalls == 1 && carriers == 1 && chosen.Route is { } method)
+            {
+                // One integer argument of one call carries it: evidence that this argument of the method is a token.
+                if (!(_progressSlots ??= []).TryGetValue(method, out var slots) && _progressSlots.Count < MaxProgressMethods)
+                {
+                    _progressSlots[method] = slots = new ProgressSlots();
+                }
+
+                if (slots is not null && slots.Prove(carried.Slot, chosen.RouterId))
+                {
+                    _progressLearned = true;
+                }
+            }
+
             return chosen.Caller;
+        }
+    }
+
+    // The first of the call's tokens equal to token (named before integer ones), and how many of them are.
+    private static ProgressToken Carried(RoutedCall call, in ProgressToken token, out int count)
+    {
+        ProgressToken found = default;
+        count = 0;
+        foreach (var candidate in call.Progress)
+        {
+            if (candidate.Equals(token))
+            {
+                if (count++ == 0 || (candidate.Named && !found.Named))
+                {
+                    found = candidate;
+                }
+            }
+        }
+
+        return found;
+    }
+
+    /// <summary>
+    /// What a provider's progress has shown of one method's integer arguments: an argument (a slot) whose value was the
+    /// token of a report, the only argument of the only call carrying it, in two different calls, is a progress token.
+    /// Two calls, so that one integer that happened to equal another call's token proves nothing. At most
+    /// <see cref="MaxSlots"/> slots per method are followed.
+    /// </summary>
+    private sealed class ProgressSlots
+    {
+        private const int MaxSlots = 4;
+        private readonly long[] _slots = new long[MaxSlots];
+        private readonly long[] _firstCall = new long[MaxSlots];
+        private readonly bool[] _learned = new bool[MaxSlots];
+        private int _count;
+
+        public bool AnyLearned { get; private set; }
+
+        public bool IsLearned(long slot)
+        {
+            for (var i = 0; i < _count; i++)
+            {
+                if (_slots[i] == slot)
+                {
+                    return _learned[i];
+                }
+            }
+
+            return false;
+        }
+
+        /// <summary>Notes evidence from the call <paramref name="routerId"/>; true when the slot is now known to be a token.</summary>
+        public bool Prove(long slot, long routerId)
+        {
+            if (slot == ProgressToken.NoSlot)
+            {
+                return false;
+            }
+
+            for (var i = 0; i < _count; i++)
+            {
+                if (_slots[i] == slot)
+                {
+                    if (!_learned[i] && _firstCall[i] != routerId)
+                    {
+                        _learned[i] = AnyLearned = true;
+                    }
+
+                    return _learned[i];
+                }
+            }
+
+            if (_count < MaxSlots)
+            {
+                _slots[_count] = slot;
+                _firstCall[_count] = routerId;
+                _count++;
+            }
+
+            return false;
         }
     }
 

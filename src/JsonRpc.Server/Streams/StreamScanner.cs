@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text.Json;
 using JsonRpc.Server.RouterProtocol;
 
@@ -44,9 +45,10 @@ internal static class StreamScanner
         var integers = 0;
         if (reader.TokenType == JsonTokenType.StartArray)
         {
+            var position = 0L;
             while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
             {
-                AddInteger(ref reader, into, ref integers);
+                AddInteger(ref reader, into, ref integers, position++);
             }
 
             return;
@@ -78,21 +80,26 @@ internal static class StreamScanner
             }
             else
             {
+                var slot = ProgressToken.NameSlot(reader.HasValueSequence ? reader.ValueSequence.ToArray() : reader.ValueSpan);
                 reader.Read();
-                AddInteger(ref reader, into, ref integers);
+                AddInteger(ref reader, into, ref integers, slot);
             }
         }
     }
 
-    // On a value: adds it when it is an integer, skips it when it is a container.
-    private static void AddInteger(ref Utf8JsonReader reader, List<ProgressToken> into, ref int integers)
+    // On a value: adds it when it is an integer (with which argument it is and where), skips it when it is a container.
+    private static void AddInteger(ref Utf8JsonReader reader, List<ProgressToken> into, ref int integers, long slot)
     {
         if (reader.TokenType == JsonTokenType.Number)
         {
             if (integers < MaxIntegerCandidates && reader.TryGetInt64(out var number))
             {
                 integers++;
-                into.Add(new ProgressToken(number, null, named: false));
+                into.Add(new ProgressToken(number, null, named: false)
+                {
+                    Slot = slot,
+                    Value = new Range((int)reader.TokenStartIndex, (int)reader.BytesConsumed),
+                });
             }
         }
         else
@@ -153,12 +160,19 @@ internal static class StreamScanner
     /// <c>{"token": …, "value": …}</c> (LSP, and StreamJsonRpc with named arguments); <c>notifications/progress</c>
     /// (MCP) takes <c>{"progressToken": …, …}</c>.
     /// </summary>
-    public static bool TryReadProgressToken(ReadOnlySpan<byte> @params, bool mcp, out ProgressToken token)
+    public static bool TryReadProgressToken(ReadOnlySpan<byte> @params, bool mcp, out ProgressToken token, out Range range)
     {
         token = default;
+        range = default;
         var reader = new Utf8JsonReader(@params);
-        return ParamReader.Find(ref reader, @params, mcp ? "progressToken"u8 : "token"u8, mcp ? -1 : 0)
-            && TryReadToken(ref reader, named: false, out token);
+        if (!ParamReader.Find(ref reader, @params, mcp ? "progressToken"u8 : "token"u8, mcp ? -1 : 0)
+            || !TryReadToken(ref reader, named: false, out token))
+        {
+            return false;
+        }
+
+        range = new Range((int)reader.TokenStartIndex, (int)reader.BytesConsumed);
+        return true;
     }
 
     /// <summary>
