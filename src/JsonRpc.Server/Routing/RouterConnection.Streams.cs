@@ -484,11 +484,14 @@ internal sealed partial class RouterConnection
             return;
         }
 
-        var forwarded = ReplyWriter.Copy(message);
-        if (carried.IsMapped)
+        OutboundMessage forwarded;
+        if (!carried.IsMapped)
+        {
+            forwarded = ReplyWriter.Copy(message);
+        }
+        else
         {
             // The provider reported under the router's token: the caller gets its own back, nothing else changed.
-            forwarded.Return();
             var edits = t_edits ??= [];
             edits.Clear();
             var (paramsStart, paramsLength) = info.Params.GetOffsetAndLength(message.Length);
