@@ -218,6 +218,30 @@ public sealed class CallTests : IAsyncLifetime
         Assert.Contains(_server.Received, m => m.StartsWith('['));
     }
 
+    [Fact]
+    public async Task CallBatchAsync_LargeResults_EachKeepsItsOwnBytes_AcrossBatches()
+    {
+        // Results over 4 KB are read once into arrays the results own (as for CallAsync): a second batch on the same
+        // slots must not write into what the first one's results still use.
+        var first = "{\"s\":\"" + new string('a', 50_000) + "\"}";
+        var second = "[\"" + new string('b', 70_000) + "\"]";
+        var one = await _client.CallBatchAsync(
+        [
+            JsonRpcBatchItem.Call("echo", RawJson.Parse(first)),
+            JsonRpcBatchItem.Call("echo", RawJson.Parse(second)),
+            JsonRpcBatchItem.Call("echo", RawJson.Parse("[1]")),
+        ]).Within();
+        var two = await _client.CallBatchAsync(
+        [
+            JsonRpcBatchItem.Call("echo", RawJson.Parse(second)),
+            JsonRpcBatchItem.Call("echo", RawJson.Parse(first)),
+        ]).Within();
+
+        Assert.Equal([first, second, "[1]"], one.Select(r => r.Result.ToString()));
+        Assert.Equal([second, first], two.Select(r => r.Result.ToString()));
+        Assert.Equal(JsonValueKind.Array, one[1].Result.ValueKind);
+    }
+
     private sealed record Flag(bool K);
 
     [Fact]
