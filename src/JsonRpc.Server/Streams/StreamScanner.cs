@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Text.Json;
 using JsonRpc.Server.RouterProtocol;
 
@@ -48,7 +47,7 @@ internal static class StreamScanner
             var position = 0L;
             while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
             {
-                AddInteger(ref reader, into, ref integers, position++);
+                AddInteger(ref reader, into, ref integers, position++, default);
             }
 
             return;
@@ -80,15 +79,16 @@ internal static class StreamScanner
             }
             else
             {
-                var slot = ProgressToken.NameSlot(reader.HasValueSequence ? reader.ValueSequence.ToArray() : reader.ValueSpan);
+                var name = reader.ValueSpan; // a slice of params: still valid after the reader moves on
                 reader.Read();
-                AddInteger(ref reader, into, ref integers, slot);
+                AddInteger(ref reader, into, ref integers, ProgressToken.NoSlot, name);
             }
         }
     }
 
-    // On a value: adds it when it is an integer (with which argument it is and where), skips it when it is a container.
-    private static void AddInteger(ref Utf8JsonReader reader, List<ProgressToken> into, ref int integers, long slot)
+    // On a value: adds it when it is an integer (with which argument it is: its position, or the slot of its name,
+    // hashed only then; and where it lies), skips it when it is a container.
+    private static void AddInteger(ref Utf8JsonReader reader, List<ProgressToken> into, ref int integers, long position, ReadOnlySpan<byte> name)
     {
         if (reader.TokenType == JsonTokenType.Number)
         {
@@ -97,8 +97,8 @@ internal static class StreamScanner
                 integers++;
                 into.Add(new ProgressToken(number, null, named: false)
                 {
-                    Slot = slot,
-                    Value = new Range((int)reader.TokenStartIndex, (int)reader.BytesConsumed),
+                    Slot = name.IsEmpty ? position : ProgressToken.NameSlot(name),
+                    Value = TokenRange(ref reader),
                 });
             }
         }
@@ -171,9 +171,12 @@ internal static class StreamScanner
             return false;
         }
 
-        range = new Range((int)reader.TokenStartIndex, (int)reader.BytesConsumed);
+        range = TokenRange(ref reader);
         return true;
     }
+
+    // Where the token the reader is on lies in its input.
+    private static Range TokenRange(ref Utf8JsonReader reader) => new((int)reader.TokenStartIndex, (int)reader.BytesConsumed);
 
     /// <summary>
     /// The token of <c>$/enumerator/next</c> or <c>$/enumerator/abort</c>, <c>[token]</c> or <c>{"token": token}</c>,
@@ -189,7 +192,7 @@ internal static class StreamScanner
             return false;
         }
 
-        range = new Range((int)reader.TokenStartIndex, (int)reader.BytesConsumed);
+        range = TokenRange(ref reader);
         return true;
     }
 
