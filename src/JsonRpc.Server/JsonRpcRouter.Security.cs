@@ -72,7 +72,7 @@ public sealed partial class JsonRpcRouter
         {
             if (jwt.Validate(token, out var why) is { } claims)
             {
-                source = new AuthenticationSource(AuthenticationKind.Jwt, claims.Identity, null, claims.Roles, Jwt: token);
+                source = new AuthenticationSource(AuthenticationKind.Jwt, claims.Identity, null, claims.Roles, Jwt: token, Expires: claims.Expires);
                 return policy.Resolve(claims.Identity, claims.Roles);
             }
 

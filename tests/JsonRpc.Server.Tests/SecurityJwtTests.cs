@@ -240,6 +240,60 @@ public sealed class SecurityJwtTests : IDisposable
     }
 
     [Fact]
+    public async Task Jwt_ExpiresWhileTheConnectionStaysOpen_ItsRegistrationsGoAndItMustAuthenticateAgain()
+    {
+        await using var server = await StartAsync(Security(jwt => jwt.ClockSkew = TimeSpan.Zero), _output);
+        await using var svc = await server.ConnectAsAsync("svc-token", "svc", "svc.1");
+
+        // The token lives a few seconds (JWT times are whole seconds). Should the machine be so slow that it expired
+        // before the steps that need it valid were done, the next attempt gives it twice as long.
+        LineClient? alice = null;
+        var expires = DateTime.MinValue;
+        for (var lifetime = 4; alice is null; lifetime *= 2)
+        {
+            Assert.True(lifetime <= 64, "The token expired before the connection could use it, even with a minute to live.");
+            var now = DateTime.UtcNow;
+            expires = new DateTime(now.Ticks - (now.Ticks % TimeSpan.TicksPerSecond), DateTimeKind.Utc).AddSeconds(lifetime);
+            var client = await server.ConnectAsync();
+            var authenticated = await client.CallAsync("authenticate", $$"""{"token":"{{Sign(Rs256, expires: expires)}}"}""");
+            var named = await client.CallAsync("register_client", """{"name":"alice.1"}""");
+            var registered = await client.CallAsync("register_method", """{"method":"alice.work"}""");
+            if (DateTime.UtcNow < expires - TimeSpan.FromMilliseconds(500))
+            {
+                Answer.IsResult(authenticated, """{"identity":"alice","roles":[]}""");
+                Answer.IsResult(named, "true");
+                Answer.IsResult(registered, "true");
+                alice = client;
+            }
+            else
+            {
+                await client.DisposeAsync();
+            }
+        }
+
+        await using var _ = alice;
+        Assert.Contains("alice.work", MethodNames((await svc.CallAsync("list_methods")).GetProperty("result")));
+
+        // When the token expires, its registration goes at once (the connection sends nothing meanwhile), ...
+        while (DateTime.UtcNow < expires)
+        {
+            await Task.Delay(100);
+        }
+
+        await Eventually.TrueAsync(
+            async () => !MethodNames((await svc.CallAsync("list_methods")).GetProperty("result")).Contains("alice.work"),
+            "alice.work is no longer provided");
+        Answer.IsError(await svc.CallAsync("alice.work", "[]"), JsonRpc.Protocol.JsonRpcErrorCodes.MethodNotFound);
+
+        // ... the connection stays open but may do nothing until it authenticates again, and is told why.
+        var data = IsRefusal(await alice.CallAsync("register_method", """{"method":"alice.work"}"""), RouterErrorCodes.NotAuthenticated,
+            "not_authenticated", "method", "alice.work", identity: null);
+        Assert.Contains("expired", data.GetProperty("detail").GetString(), StringComparison.Ordinal);
+        Answer.IsResult(await alice.CallAsync("authenticate", $$"""{"token":"{{Sign(Rs256)}}"}"""), """{"identity":"alice","roles":[]}""");
+        Answer.IsResult(await alice.CallAsync("register_method", """{"method":"alice.work"}"""), "true");
+    }
+
+    [Fact]
     public async Task RegisterClient_WithJwt_AuthenticatesAndRegisters()
     {
         await using var server = await StartAsync(Security(), _output);

@@ -352,11 +352,12 @@ public sealed class SecurityPermissionTests(ITestOutputHelper output)
     {
         var security = Teams();
         security.Tokens.Add(Token("mallory", "mallory-token"));
+        security.Identities["mallory"] = new JsonRpcIdentityRules { Provide = Allow("alpha.pay") };
         await using var server = await StartAsync(security, output);
         await using var alpha = await server.ConnectAsAsync("alpha-token", "alpha", "alpha.1");
         Answer.IsResult(await alpha.CallAsync("register_method", """{"method":"alpha.pay","exclusive":true}"""), "true");
 
-        // mallory has no provide rules at all (so may provide anything), yet may not take over an exclusive method.
+        // mallory's rules allow it to provide alpha.pay, yet it may not take over an exclusive method.
         await using var mallory = await server.ConnectAsAsync("mallory-token", "mallory", "mallory");
         Answer.IsError(await mallory.CallAsync("register_method", """{"method":"alpha.pay"}"""), RouterErrorCodes.ProviderConflict);
         Answer.IsError(await mallory.CallAsync("register_method", """{"method":"alpha.pay","exclusive":true}"""), RouterErrorCodes.ProviderConflict);
@@ -386,10 +387,56 @@ public sealed class SecurityPermissionTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task RegisterMethod_NameAnotherIdentitysProvideRulesClaim_IsRefusedToAnIdentityWithoutProvideRules()
+    {
+        // mallory authenticates but has no rules of its own: it may provide any name that no Provide allow list names,
+        // and none that one does (alpha's alpha.>, beta's beta.>), so it cannot take a share of their calls.
+        var security = Teams();
+        security.Tokens.Add(Token("mallory", "mallory-token"));
+        await using var server = await StartAsync(security, output);
+        await using var alpha = await server.ConnectAsAsync("alpha-token", "alpha", "alpha.1");
+        await alpha.ProvideAsync("alpha.pay");
+        await using var mallory = await server.ConnectAsAsync("mallory-token", "mallory", "mallory");
+
+        foreach (var name in new[] { "alpha.pay", "alpha.eu.pay", "beta.charge" })
+        {
+            var data = IsDenied(await mallory.CallAsync("register_method", $$"""{"method":"{{name}}"}"""), "provide", "method", name, "mallory");
+            Assert.Contains("claimed by another identity's Provide allow list", data.GetProperty("detail").GetString(), StringComparison.Ordinal);
+        }
+
+        Answer.IsResult(await mallory.CallAsync("register_method", """{"method":"mallory.tools"}"""), "true");
+        Answer.IsResult(await mallory.CallAsync("register_method", """{"method":"alpha"}"""), "true"); // alpha.> needs one more token
+
+        // Every call of alpha.pay reaches alpha.
+        await using var beta = await server.ConnectAsAsync("beta-token", "beta", "beta.1");
+        for (var i = 0; i < 4; i++)
+        {
+            await beta.SendAsync(LineClient.Request(20 + i, "alpha.pay", "[]"));
+            await alpha.ServeOneAsync("1");
+            Answer.IsResult(await beta.ReadAsync(), "1");
+        }
+
+        var stats = await beta.StatsAsync();
+        Assert.Equal(3, Refusals(stats, "provide"));
+
+        // A reload that gives alpha mallory.> too claims the name: mallory's registration is removed at once.
+        var widened = Teams();
+        widened.Tokens.Add(Token("mallory", "mallory-token"));
+        widened.Identities["alpha"].Provide = Allow("alpha.>", "mallory.>");
+        server.Router.UpdateSecurity(widened);
+        await using var ops = await server.ConnectAsAsync("ops-token", "ops", "ops.1");
+        var methods = MethodNames((await ops.CallAsync("list_methods")).GetProperty("result"));
+        Assert.DoesNotContain("mallory.tools", methods);
+        Assert.Contains("alpha", methods);
+        Assert.Contains("alpha.pay", methods);
+    }
+
+    [Fact]
     public async Task RegisterMethod_ExclusiveWhileAnotherIdentityProvides_IsProviderConflict()
     {
         var security = Teams();
         security.Tokens.Add(Token("mallory", "mallory-token"));
+        security.Identities["mallory"] = new JsonRpcIdentityRules { Provide = Allow("alpha.pay") };
         await using var server = await StartAsync(security, output);
         await using var mallory = await server.ConnectAsAsync("mallory-token", "mallory", "mallory");
         Answer.IsResult(await mallory.CallAsync("register_method", """{"method":"alpha.pay"}"""), "true");
@@ -485,6 +532,7 @@ public sealed class SecurityPermissionTests(ITestOutputHelper output)
         security.Identities["dana"] = new JsonRpcIdentityRules { Call = Allow("beta.>", "admin.>") };
         security.Roles["auditor"] = new JsonRpcIdentityRules { Call = Deny("beta.secret") };
         security.Default = new JsonRpcIdentityRules { Call = Deny("admin.>") };
+        security.Identities["ops"].Provide = Allow("admin.>", "beta.>"); // beta.> is beta's: ops needs an allow of its own
         await using var server = await StartAsync(security, output);
         await using var ops = await server.ConnectAsAsync("ops-token", "ops", "ops.1");
         await ops.ProvideAsync("admin.reset");

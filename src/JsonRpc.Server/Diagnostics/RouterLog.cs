@@ -80,6 +80,9 @@ internal static partial class RouterLog
     [LoggerMessage(31, LogLevel.Information, "Connection {ConnectionId} authenticated as {Identity} ({Method}).")]
     public static partial void Authenticated(ILogger logger, string connectionId, string identity, string method);
 
+    [LoggerMessage(40, LogLevel.Information, "Connection {ConnectionId}: the token of {Identity} expired at {Expires:O}; it is unauthenticated until it authenticates again.")]
+    public static partial void CredentialsExpired(ILogger logger, string connectionId, string identity, DateTime expires);
+
     [LoggerMessage(32, LogLevel.Information, "Security configuration reloaded: {Connections} connections checked, {Removed} registrations no longer allowed were removed.")]
     public static partial void SecurityReloaded(ILogger logger, int connections, int removed);
 

@@ -15,6 +15,8 @@ internal sealed partial class RouterConnection
     private AuthenticationSource? _authSource;
     private IdentityState? _connectionCounted;
     private IdentityState? _flightState;
+    private Timer? _expiryTimer;
+    private DateTime? _expiredAt;
 
     /// <summary>
     /// The principal this connection acts as under <paramref name="policy"/>: the identity it authenticated as, or the
@@ -23,7 +25,9 @@ internal sealed partial class RouterConnection
     internal RouterPrincipal? PrincipalUnder(SecurityPolicy policy)
     {
         var view = Volatile.Read(ref _view);
-        return view is not null && view.Policy == policy ? view.Principal : Refresh(policy);
+        return view is not null && view.Policy == policy && (view.Deadline == long.MaxValue || Environment.TickCount64 < view.Deadline)
+            ? view.Principal
+            : Refresh(policy);
     }
 
     /// <summary>The identity for logs and lists: the authenticated one, or null.</summary>
@@ -33,7 +37,18 @@ internal sealed partial class RouterConnection
     {
         lock (_authLock)
         {
-            var principal = _authSource is { } source ? policy.Reauthenticate(source) ?? policy.Anonymous : policy.Anonymous;
+            var source = _authSource;
+            var authenticated = source is null ? null : policy.Reauthenticate(source);
+            if (source is { Expires: { } expires } && authenticated is null && expires <= DateTime.UtcNow)
+            {
+                // A JWT that expired while the connection stayed open: it is unauthenticated from now on, as after a
+                // reload that removed its key (it may authenticate again).
+                _authSource = null;
+                _expiredAt = expires;
+                RouterLog.CredentialsExpired(_logger, ConnectionId, source.Key, expires);
+            }
+
+            var principal = authenticated ?? policy.Anonymous;
 
             // The connection counts against the identity it is now: a reload may have moved its token to another
             // identity (which gets it even over its limit: it is open already) or to none.
@@ -45,7 +60,7 @@ internal sealed partial class RouterConnection
                 _connectionCounted = counted;
             }
 
-            Volatile.Write(ref _view, new SecurityView(policy, principal));
+            Volatile.Write(ref _view, new SecurityView(policy, principal, authenticated is null ? long.MaxValue : source!.Deadline()));
             return principal;
         }
     }
@@ -71,7 +86,9 @@ internal sealed partial class RouterConnection
             }
 
             _authSource = source;
-            Volatile.Write(ref _view, new SecurityView(policy, principal));
+            _expiredAt = null;
+            Volatile.Write(ref _view, new SecurityView(policy, principal, source.Deadline()));
+            ArmExpiry(source);
         }
 
         RouterLog.Authenticated(_logger, ConnectionId, principal.Identity, method);
@@ -83,8 +100,32 @@ internal sealed partial class RouterConnection
     {
         lock (_authLock)
         {
+            _expiryTimer?.Dispose();
+            _expiryTimer = null;
             _connectionCounted?.CloseConnection();
             _connectionCounted = null;
+        }
+    }
+
+    // A connection whose token expires loses what its identity allowed when it does, not only on its next message: its
+    // registrations and subscriptions are checked then as on a reload (a provider that only answers would otherwise keep
+    // receiving calls). The timer fires a little late on purpose: the token must have expired by the wall clock too.
+    private void ArmExpiry(AuthenticationSource source)
+    {
+        _expiryTimer?.Dispose();
+        _expiryTimer = null;
+        var deadline = source.Deadline();
+        if (deadline != long.MaxValue)
+        {
+            var due = TimeSpan.FromMilliseconds(Math.Min(deadline - Environment.TickCount64 + 1000, int.MaxValue - 1));
+            _expiryTimer = new Timer(static state =>
+            {
+                var connection = (RouterConnection)state!;
+                if (connection._router.Security is { } policy)
+                {
+                    connection.ApplySecurity(policy);
+                }
+            }, this, due, Timeout.InfiniteTimeSpan);
         }
     }
 
@@ -250,11 +291,15 @@ internal sealed partial class RouterConnection
     private void RefuseUnauthenticated(SecurityPolicy policy, BatchReply? batch, ReadOnlySpan<byte> idToken, bool reply, ReadOnlySpan<byte> what)
     {
         var name = Encoding.UTF8.GetString(what);
-        _router.Audit.Refused(RefusalReason.NotAuthenticated, null, ConnectionId, name, "not authenticated", policy.AuditLogsPerSecond);
+        var expired = _expiredAt;
+        _router.Audit.Refused(RefusalReason.NotAuthenticated, null, ConnectionId, name, expired is null ? "not authenticated" : "token expired",
+            policy.AuditLogsPerSecond);
         if (reply)
         {
             WriteRefusal(batch, idToken, RouterErrorCodes.NotAuthenticated, "Not authenticated", RefusalReason.NotAuthenticated, "method"u8, name,
-                null, "Authenticate first: the authenticate method or register_client with a token, or Authorization: Bearer over HTTP.", null);
+                null, expired is { } at
+                    ? $"The connection's token expired at {at:O}: authenticate again with a fresh one."
+                    : "Authenticate first: the authenticate method or register_client with a token, or Authorization: Bearer over HTTP.", null);
         }
     }
 
@@ -264,7 +309,10 @@ internal sealed partial class RouterConnection
         Interlocked.Increment(ref principal.State.Refusals);
         var what = Encoding.UTF8.GetString(name);
         var permission = PermissionKinds.Name(kind);
-        var why = rule is null ? $"no {permission} allow rule matches" : $"denied by '{rule}'";
+        var why = rule is null ? $"no {permission} allow rule matches"
+            : rule.StartsWith(SubjectPattern.ClaimPrefix, StringComparison.Ordinal)
+                ? $"'{rule[SubjectPattern.ClaimPrefix.Length..]}' is claimed by another identity's Provide allow list, and {principal.Identity} has none of its own"
+                : $"denied by '{rule}'";
         _router.Audit.Refused(RefusalReasons.For(kind), principal.Identity, ConnectionId, what, $"{permission}: {why}", policy.AuditLogsPerSecond);
         if (reply)
         {
@@ -435,5 +483,6 @@ internal sealed partial class RouterConnection
         Close(CloseReason.QuotaExceeded);
     }
 
-    private sealed record SecurityView(SecurityPolicy Policy, RouterPrincipal? Principal);
+    // Deadline: the Environment.TickCount64 at which the principal's token expires (long.MaxValue: it does not).
+    private sealed record SecurityView(SecurityPolicy Policy, RouterPrincipal? Principal, long Deadline = long.MaxValue);
 }

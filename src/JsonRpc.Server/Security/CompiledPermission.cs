@@ -19,6 +19,7 @@ internal sealed class CompiledPermission
 
     private readonly bool _restricted;
     private readonly bool _allowEverything;
+    private readonly string? _denyEverythingRule;
     // The names a permission made alone may remember (a policy shares one budget among all of its permissions), and
     // the longest name remembered.
     private const int MaxLearned = 4096;
@@ -40,25 +41,28 @@ internal sealed class CompiledPermission
     {
         _restricted = restricted;
         _budget = budget ?? new LearningBudget(MaxLearned);
-        var allowLiterals = new List<string>();
-        _allowPatterns = new PatternIndex(Split(allow, allowLiterals, ref _allowEverything));
-        var denyEverything = false;
-        var denyLiterals = new List<string>();
+        var allowLiterals = new List<SubjectPattern>();
+        SubjectPattern? allowEverything = null;
+        _allowPatterns = new PatternIndex(Split(allow, allowLiterals, ref allowEverything));
+        _allowEverything = allowEverything is not null;
+        SubjectPattern? denyEverything = null;
+        var denyLiterals = new List<SubjectPattern>();
         _denyPatterns = new PatternIndex(Split(deny, denyLiterals, ref denyEverything));
-        DenyEverything = denyEverything;
+        DenyEverything = denyEverything is not null;
+        _denyEverythingRule = denyEverything?.Rule;
         IsUnrestricted = !restricted && _denyPatterns.IsEmpty && denyLiterals.Count == 0 && !DenyEverything;
         _learns = learn && !(_denyPatterns.IsEmpty && (_allowPatterns.IsEmpty || !restricted || _allowEverything));
 
         // A literal denied is refused by itself (before any pattern); a literal allowed, unless a deny pattern matches it.
-        foreach (var name in denyLiterals)
+        foreach (var denied in denyLiterals)
         {
-            _literals.GetOrAdd(System.Text.Encoding.UTF8.GetBytes(name), name, static (_, text) => new Verdict(false, text));
+            _literals.GetOrAdd(System.Text.Encoding.UTF8.GetBytes(denied.Text), denied.Rule, static (_, rule) => new Verdict(false, rule));
         }
 
-        foreach (var name in allowLiterals)
+        foreach (var allowed in allowLiterals)
         {
-            _literals.GetOrAdd(System.Text.Encoding.UTF8.GetBytes(name), _denyPatterns,
-                static (utf8, denyPatterns) => denyPatterns.FirstMatch(utf8) is { } denied ? new Verdict(false, denied.Text) : Verdict.Allowed);
+            _literals.GetOrAdd(System.Text.Encoding.UTF8.GetBytes(allowed.Text), _denyPatterns,
+                static (utf8, denyPatterns) => denyPatterns.FirstMatch(utf8) is { } denied ? new Verdict(false, denied.Rule) : Verdict.Allowed);
         }
     }
 
@@ -82,7 +86,7 @@ internal sealed class CompiledPermission
 
         if (DenyEverything)
         {
-            rule = ">";
+            rule = _denyEverythingRule;
             return false;
         }
 
@@ -95,7 +99,7 @@ internal sealed class CompiledPermission
         bool allowed;
         if (_denyPatterns.FirstMatch(name) is { } denied)
         {
-            rule = denied.Text;
+            rule = denied.Rule;
             allowed = false;
         }
         else
@@ -124,18 +128,18 @@ internal sealed class CompiledPermission
         }
     }
 
-    private static List<SubjectPattern> Split(IEnumerable<SubjectPattern> patterns, List<string> literals, ref bool everything)
+    private static List<SubjectPattern> Split(IEnumerable<SubjectPattern> patterns, List<SubjectPattern> literals, ref SubjectPattern? everything)
     {
         var wild = new List<SubjectPattern>();
         foreach (var pattern in patterns)
         {
             if (pattern.Text == ">")
             {
-                everything = true;
+                everything ??= pattern;
             }
             else if (pattern.IsLiteral)
             {
-                literals.Add(pattern.Text);
+                literals.Add(pattern);
             }
             else
             {

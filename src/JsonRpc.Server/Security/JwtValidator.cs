@@ -118,8 +118,11 @@ internal sealed class JwtValidator
     /// <summary>Whether <paramref name="token"/> has a JWT's shape (three base64url parts), so is checked as one.</summary>
     public static bool LooksLikeJwt(string token) => token.Count(static c => c == '.') == 2 && token.StartsWith("eyJ", StringComparison.Ordinal);
 
-    /// <summary>The identity and roles of a valid token; otherwise null and why it was refused.</summary>
-    public (string Identity, string[] Roles)? Validate(string token, out string? failure)
+    /// <summary>
+    /// The identity and roles of a valid token, and when it stops being valid (its <c>exp</c> plus the clock skew, UTC);
+    /// otherwise null and why it was refused.
+    /// </summary>
+    public (string Identity, string[] Roles, DateTime Expires)? Validate(string token, out string? failure)
     {
         TokenValidationResult result;
         try
@@ -169,7 +172,7 @@ internal sealed class JwtValidator
 
         roles.Sort(StringComparer.Ordinal);
         failure = null;
-        return (identity, [.. roles]);
+        return (identity, [.. roles], result.SecurityToken.ValidTo + _parameters.ClockSkew);
     }
 
     private static SecurityKey ReadPemKey(string pem)

@@ -39,6 +39,11 @@ internal sealed class SecurityPolicy
     private readonly CompiledRules? _default;
     private readonly ConcurrentDictionary<string, RouterPrincipal> _principals = new(StringComparer.Ordinal);
 
+    // Every Provide allow pattern configured anywhere: a name one of them matches is claimed, so that an identity with no
+    // Provide allow list of its own (allowed to provide anything else, as a NATS user without permissions) may not
+    // provide it and take a share of another team's calls.
+    private readonly SubjectPattern[] _claims;
+
     // The names all of this policy's permissions may remember together (what the patterns decided for each).
     private readonly LearningBudget _learning = new(65_536);
 
@@ -108,10 +113,11 @@ internal sealed class SecurityPolicy
         }
 
         _default = options.Default is { } d ? CompiledRules.Create(d, "Security:Default", problems) : null;
-        if (options.Anonymous is { } anonymous)
+        var anonymousRules = options.Anonymous is { } a ? CompiledRules.Create(a, "Security:Anonymous", problems) : null;
+        _claims = Claims([.. _identities.Values, .. _roles.Values, _default, anonymousRules]);
+        if (anonymousRules is not null)
         {
-            var rules = CompiledRules.Create(anonymous, "Security:Anonymous", problems);
-            Anonymous = Make(AnonymousIdentity, [], authenticated: false, [rules], rules.Quota, rules.Monitor);
+            Anonymous = Make(AnonymousIdentity, [], authenticated: false, [anonymousRules], anonymousRules.Quota, anonymousRules.Monitor);
         }
 
         if (options.AuditLogsPerSecond < 1)
@@ -311,13 +317,33 @@ internal sealed class SecurityPolicy
         var state = _state(identity);
         state.Apply(quota);
         return new RouterPrincipal(this, identity, roles, authenticated, state,
-            Merge(rules, static r => r.Provide, _learning), Merge(rules, static r => r.Call, _learning),
+            Merge(rules, static r => r.Provide, _learning, _claims), Merge(rules, static r => r.Call, _learning),
             Merge(rules, static r => r.Publish, _learning), Merge(rules, static r => r.Subscribe, _learning),
             Merge(rules, static r => r.ClientNames, _learning), monitor);
     }
 
+    private static SubjectPattern[] Claims(IEnumerable<CompiledRules?> rules)
+    {
+        var claims = new List<SubjectPattern>();
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var rule in rules)
+        {
+            foreach (var pattern in rule?.Provide.Allow ?? [])
+            {
+                if (seen.Add(pattern.Text))
+                {
+                    claims.Add(pattern.AsClaim());
+                }
+            }
+        }
+
+        return [.. claims];
+    }
+
+    // Merges one kind of permission from a principal's rules. Where none of them gives an allow list, the principal
+    // may do anything not denied, except what others have claimed (Provide only).
     private static CompiledPermission Merge(List<CompiledRules> rules, Func<CompiledRules, (SubjectPattern[]? Allow, SubjectPattern[] Deny)> kind,
-        LearningBudget learning)
+        LearningBudget learning, SubjectPattern[]? claims = null)
     {
         var restricted = false;
         var allow = new List<SubjectPattern>();
@@ -332,6 +358,11 @@ internal sealed class SecurityPolicy
             }
 
             deny.AddRange(d);
+        }
+
+        if (!restricted && claims is not null)
+        {
+            deny.AddRange(claims);
         }
 
         return !restricted && deny.Count == 0 ? CompiledPermission.AllowAll : new CompiledPermission(restricted, allow, deny, budget: learning);

@@ -11,14 +11,27 @@ internal sealed class SubjectPattern
     private readonly byte[][] _tokens;
     private readonly bool _tail;
 
-    private SubjectPattern(string text, byte[][] tokens, bool tail)
+    private SubjectPattern(string text, byte[][] tokens, bool tail, string? rule = null)
     {
         Text = text;
         _tokens = tokens;
         _tail = tail;
+        Rule = rule ?? text;
     }
 
     public string Text { get; }
+
+    /// <summary>What a refusal by this pattern names as its rule: the pattern, or what a claim says of itself.</summary>
+    public string Rule { get; }
+
+    /// <summary>
+    /// This pattern as a claim: another identity's <c>Provide</c> allow pattern, which refuses the name to an identity
+    /// that has no <c>Provide</c> allow list of its own.
+    /// </summary>
+    public SubjectPattern AsClaim() => new(Text, _tokens, _tail, ClaimPrefix + Text);
+
+    /// <summary>What the <see cref="Rule"/> of a claim begins with (the claimed pattern follows).</summary>
+    public const string ClaimPrefix = "claimed:";
 
     /// <summary>
     /// The pattern's first token when it is a literal (then only names whose first token is the same can match), or
