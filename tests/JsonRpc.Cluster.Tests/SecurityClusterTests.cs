@@ -128,13 +128,14 @@ public sealed class SecurityClusterTests(ITestOutputHelper output)
         {
             var security = Teams();
             security.Tokens.Add(Token("mallory", "mallory-token"));
+            security.Identities["mallory"] = new JsonRpcIdentityRules { Provide = Allow("alpha.pay") };
             return security;
         });
         await using var alpha = await ConnectAsAsync(cluster, 0, "alpha-token", "alpha", "alpha.1");
         Answer.IsResult(await alpha.CallAsync("register_method", """{"method":"alpha.pay","exclusive":true}"""), "true");
         await cluster.KnowsMethodAsync(1, "alpha.pay");
 
-        // mallory has no provide rules: only the exclusive registration stands in its way, on the other node too.
+        // mallory's rules allow it alpha.pay: only the exclusive registration stands in its way, on the other node too.
         await using var mallory = await ConnectAsAsync(cluster, 1, "mallory-token", "mallory", "mallory");
         Answer.IsError(await mallory.CallAsync("register_method", """{"method":"alpha.pay"}"""), RouterErrorCodes.ProviderConflict);
 
