@@ -67,6 +67,8 @@ public sealed class LoadOptions
                                     on a nats-server, calls, batches, events and cancellations for SECONDS while
                                     providers, a node, nats-server and hostile connections come and go
           --soak-out FOLDER         where the soak writes soak.json, samples.csv and its plots       [soak]
+          --soak-settle SECONDS     RSS "after warm-up" is the first whole round of faults starting after this
+                                    [a sixth of the soak]
           --json PATH               also write the report as JSON
           --plot PATH.png           run the connection sweep (closed loop, --sweep counts) and plot
                                     calls/s and p99 against connections; writes PATH.png and PATH.json
@@ -167,6 +169,12 @@ public sealed class LoadOptions
 
     /// <summary>The soak's length (<c>--soak</c>); null to not run it.</summary>
     public TimeSpan? Soak { get; set; }
+
+    /// <summary>
+    /// From when the soak's RSS baseline is taken (<c>--soak-settle</c>): the first whole round of faults that starts
+    /// after it; null for a sixth of the soak.
+    /// </summary>
+    public TimeSpan? SoakSettle { get; set; }
 
     /// <summary>The folder the soak writes its report, samples and plots to.</summary>
     public string SoakOutput { get; set; } = "soak";
@@ -339,6 +347,9 @@ public sealed class LoadOptions
                     break;
                 case "--soak-out":
                     options.SoakOutput = value;
+                    break;
+                case "--soak-settle":
+                    options.SoakSettle = Seconds(name, value, 0);
                     break;
                 case "--json":
                     options.JsonPath = value;

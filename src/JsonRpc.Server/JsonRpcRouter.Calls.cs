@@ -60,7 +60,7 @@ public sealed partial class JsonRpcRouter
         }
         else
         {
-            call.Caller.Send(ReplyWriter.Splice(answer, idToken, call.CallerId));
+            call.Caller.Send(ReplyWriter.Splice(answer, idToken, call.CallerId), owed: true);
         }
 
         if (call.Activity is { } activity)

@@ -117,7 +117,7 @@ public sealed partial class JsonRpcRouter
         }
         else
         {
-            call.Caller.Send(answer);
+            call.Caller.Send(answer, owed: true);
         }
 
         Release(call);

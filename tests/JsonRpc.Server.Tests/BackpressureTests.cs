@@ -151,6 +151,82 @@ public sealed class BackpressureTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task ProviderReleasingEveryAnswerAtOnce_CallerThatReads_NeverDropped_ProviderNotDropped()
+    {
+        // A caller has 300 calls waiting at a provider that holds them all, then sends their 128 KB answers at once:
+        // 38 MB, past what the sockets buffer and far past the caller's 1 MB bound. The caller starts reading a moment
+        // later and reads everything. It must get every answer once and stay connected: answers to its own calls pass
+        // its bound while it reads at all (before, past twice the bound it was dropped as a slow reader).
+        const int Bound = 1024 * 1024;
+        const int Calls = 300;
+        await using var server = await RouterServer.StartAsync(o =>
+        {
+            o.MaxMessageSize = 256 * 1024;
+            o.MaxOutboundBufferSize = Bound;
+            o.CallTimeout = TimeSpan.FromSeconds(120);
+        }, output);
+        await using var provider = await server.ConnectRegisteredAsync("holder", "hold");
+        await using var caller = await server.ConnectAsync();
+        var requests = new StringBuilder();
+        for (var id = 1; id <= Calls; id++)
+        {
+            requests.Append(LineClient.Request(id, "hold", "[]")).Append('\n');
+        }
+
+        await caller.SendRawAsync(Encoding.UTF8.GetBytes(requests.ToString()));
+        var answers = new StringBuilder();
+        for (var i = 0; i < Calls; i++)
+        {
+            var request = await provider.ReadAsync(TimeSpan.FromSeconds(60));
+            answers.Append($$"""{"jsonrpc":"2.0","id":{{request.GetProperty("id").GetRawText()}},"result":"{{new string('a', 128 * 1024)}}"}""").Append('\n');
+        }
+
+        // Sent from a task: the router stops reading the provider while the caller is behind, so this write blocks.
+        var releasing = provider.Socket.SendAsync(Encoding.UTF8.GetBytes(answers.ToString()), SocketFlags.None);
+        await Task.Delay(500);
+        var answered = new HashSet<int>();
+        for (var i = 0; i < Calls; i++)
+        {
+            var answer = await caller.ReadAsync(TimeSpan.FromSeconds(60));
+            Assert.Equal(128 * 1024, answer.GetProperty("result").GetString()!.Length);
+            Assert.True(answered.Add(answer.GetProperty("id").GetInt32()), $"answer {i} came twice");
+        }
+
+        await releasing.WaitAsync(TimeSpan.FromSeconds(60));
+        Answer.IsResult(await caller.CallAsync("keepAlive"), "true");
+        await caller.SendAsync(LineClient.Request(Calls + 1, "hold", "[]"));
+        await provider.ServeOneAsync("7");
+        Answer.IsResult(await caller.ReadAsync(), "7");
+        var stats = server.Router.GetStats();
+        Assert.Equal(2, stats.Connections);
+    }
+
+    [Fact]
+    public async Task RequestIdLongerThanTheRouterTakes_InvalidRequestWithNullId_ConnectionServesOn()
+    {
+        await using var server = await StartWithEchoAsync(256 * 1024);
+        await using var client = await server.ConnectAsync();
+        var longId = new string('i', 2000);
+
+        await client.SendAsync(LineClient.Request(longId, "echo", "[1]"));
+        var answer = await client.ReadAsync();
+        Assert.Equal(System.Text.Json.JsonValueKind.Null, answer.GetProperty("id").ValueKind);
+        Assert.Equal(JsonRpcErrorCodes.InvalidRequest, answer.GetProperty("error").GetProperty("code").GetInt32());
+        Assert.Contains("at most 1024 bytes", answer.GetProperty("error").GetProperty("data").GetString(), StringComparison.Ordinal);
+
+        // In a batch, only that element is refused; an id of 1,024 bytes (its quotes included) is taken.
+        var fits = new string('k', 1022);
+        await client.SendAsync($"[{LineClient.Request(longId, "echo", "[2]")},{LineClient.Request(fits, "echo", "[3]")}]");
+        var batch = await client.ReadAsync();
+        Assert.Equal(2, batch.GetArrayLength());
+        Assert.Contains(batch.EnumerateArray(), e => e.GetProperty("id").ValueKind == System.Text.Json.JsonValueKind.Null
+            && e.GetProperty("error").GetProperty("code").GetInt32() == JsonRpcErrorCodes.InvalidRequest);
+        Assert.Contains(batch.EnumerateArray(), e => e.GetProperty("id").ValueKind == System.Text.Json.JsonValueKind.String
+            && e.GetProperty("id").GetString() == fits && e.GetProperty("result").GetRawText() == "[3]");
+        Answer.IsResult(await client.CallAsync("echo", "[4]"), "[4]");
+    }
+
+    [Fact]
     public async Task InvalidMessages_EachDelaysTheNextRead_AllStillAnswered()
     {
         await using var server = await RouterServer.StartAsync(configure: null, output);

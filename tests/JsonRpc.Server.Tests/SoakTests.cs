@@ -41,6 +41,7 @@ public sealed class SoakTests(ITestOutputHelper output)
             Assert.Equal(0, report.Mismatches);
             Assert.Equal(0, report.ClientMismatches);
             Assert.Equal(0, report.ClientHung);
+            Assert.Equal(0, report.ClientTimedOut);
             Assert.True(report.ExactlyOnce);
             Assert.True(report.EventsReceived > 0);
 

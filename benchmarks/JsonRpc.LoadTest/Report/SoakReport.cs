@@ -18,10 +18,16 @@ public sealed record SoakReport
 
     public double WarmupSeconds { get; init; }
 
+    /// <summary>The settle time: the RSS baseline is the first whole round of faults that starts after it.</summary>
+    public double SettleSeconds { get; init; }
+
+    /// <summary>Node A's mean RSS over the first whole round of faults (before settling), for comparison.</summary>
+    public double RssFirstRoundMb { get; init; }
+
     /// <summary>
     /// The "after warm-up" figures are means from here to <see cref="AfterWarmupUntilSeconds"/>: the first whole round
-    /// of faults that starts after the declared warm-up and a sixth of the run (for a soak too short for that, the
-    /// minute after the first round).
+    /// of faults that starts after <see cref="SettleSeconds"/> (for a soak too short for that, the minute after the
+    /// first round).
     /// </summary>
     public double SettledAtSeconds { get; init; }
 
@@ -82,6 +88,13 @@ public sealed record SoakReport
 
     public long ClientMismatches { get; init; }
 
+    /// <summary>
+    /// Client calls sent that got no answer within the client's timeout (the router's call timeout plus 5 s: the router
+    /// answers every call by then): lost answers, must be 0. A call that timed out waiting for a connection was never
+    /// sent and counts as connection lost.
+    /// </summary>
+    public long ClientTimedOut { get; init; }
+
     /// <summary>Client calls that had not returned at the end: must be 0.</summary>
     public long ClientHung { get; init; }
 
@@ -106,7 +119,7 @@ public sealed record SoakReport
     public double HandlesAtEnd { get; init; }
 
     /// <summary>Whether every call got exactly one answer (or was abandoned with its connection), none wrong, none twice.</summary>
-    public bool ExactlyOnce => Lost == 0 && LostWithConnection == 0 && Mismatches == 0 && Strays == 0 && ClientHung == 0 && ClientMismatches == 0 && Sent > 0;
+    public bool ExactlyOnce => Lost == 0 && LostWithConnection == 0 && Mismatches == 0 && Strays == 0 && ClientHung == 0 && ClientMismatches == 0 && ClientTimedOut == 0 && Sent > 0;
 
     /// <summary>Whether node A's RSS at the end is within 10% of its RSS after warm-up (false for a soak too short to have both).</summary>
     public bool NoLeak => RssAfterWarmupMb > 0 && RssAtEndMb > 0 && Math.Abs(RssChange) <= 0.10;

@@ -102,18 +102,19 @@ public static class SoakRun
         {
             await provider.DisposeAsync().ConfigureAwait(false);
         }
-        return Report(startedAt, cluster.Description, soak, warmup, tally, faults, samples);
+        return Report(startedAt, cluster.Description, soak, warmup, options.SoakSettle ?? soak / 6, tally, faults, samples);
     }
 
-    private static SoakReport Report(DateTimeOffset startedAt, string router, TimeSpan soak, TimeSpan warmup,
+    private static SoakReport Report(DateTimeOffset startedAt, string router, TimeSpan soak, TimeSpan warmup, TimeSpan settle,
         SoakTally tally, List<SoakFault> faults, List<SoakSample> samples)
     {
         // The router's state is periodic (a round of faults every cycle, hostile connections among them), so RSS is
         // compared over whole rounds, not over minutes that may or may not hold a hostile phase. After warm-up: the
-        // first whole round that starts once the declared warm-up and a sixth of the run have passed (the GC has then
-        // seen every kind of fault several times over); at the end: the last whole round.
+        // first whole round that starts once the warm-up and the settle time (--soak-settle, a sixth of the run unless
+        // given: the GC has then seen every kind of fault several times over) have passed; at the end: the last whole
+        // round. The first whole round of faults is reported too, so that the rise before settling is seen.
         var roundStarts = faults.Where((_, i) => i % FaultsPerRound == 0).Select(f => f.AtSeconds).ToList();
-        var settleAfter = Math.Max(warmup.TotalSeconds, soak.TotalSeconds / 6);
+        var settleAfter = Math.Max(warmup.TotalSeconds, settle.TotalSeconds);
         var firstRound = roundStarts.FindIndex(start => start >= settleAfter);
         var lastRound = roundStarts.Count - 2; // the last round that has a next one, so whole
         (double From, double To) after, end;
@@ -136,6 +137,9 @@ public static class SoakRun
         var atEnd = samples.Where(s => s.AtSeconds >= end.From && s.AtSeconds < end.To).ToList();
         double Mean(List<SoakSample> list, Func<SoakSample, double> value) => list.Count == 0 ? 0 : Math.Round(list.Average(value), 1);
         var rssAfter = Mean(afterWarmup, s => s.RssMb);
+        var firstFaults = roundStarts.Count > 1
+            ? samples.Where(s => s.AtSeconds >= roundStarts[0] && s.AtSeconds < roundStarts[1]).ToList()
+            : [];
         var rssEnd = Mean(atEnd, s => s.RssMb);
         return new SoakReport
         {
@@ -144,6 +148,8 @@ public static class SoakRun
             Router = router,
             Seconds = Math.Round(soak.TotalSeconds),
             WarmupSeconds = warmup.TotalSeconds,
+            SettleSeconds = settleAfter,
+            RssFirstRoundMb = Mean(firstFaults, s => s.RssMb),
             SettledAtSeconds = settled.TotalSeconds,
             AfterWarmupUntilSeconds = after.To,
             EndFromSeconds = end.From,
@@ -167,6 +173,7 @@ public static class SoakRun
             ClientCancelled = tally.ClientCancelled,
             ClientConnectionLost = tally.ClientConnectionLost,
             ClientMismatches = tally.ClientMismatches,
+            ClientTimedOut = tally.ClientTimedOut,
             ClientHung = tally.ClientHung,
             EventsPublished = tally.EventsPublished,
             EventsReceived = tally.EventsReceived,
@@ -334,6 +341,12 @@ public static class SoakRun
             catch (JsonRpcRemoteException)
             {
                 tally.Add(ref tally.ClientErrors);
+            }
+            catch (TimeoutException ex) when (ex.Message.StartsWith("The call '", StringComparison.Ordinal))
+            {
+                // Sent, and no answer within the router's call timeout and 5 s more: an answer lost (JsonRpcClient's
+                // other timeouts, waiting for a connection, never sent the call).
+                tally.Add(ref tally.ClientTimedOut);
             }
             catch (Exception ex) when (ex is JsonRpcConnectionLostException or IOException or TimeoutException or InvalidOperationException)
             {

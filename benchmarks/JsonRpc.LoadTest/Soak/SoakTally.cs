@@ -28,6 +28,7 @@ internal sealed class SoakTally
     public long ClientCancelled;
     public long ClientConnectionLost;
     public long ClientMismatches;
+    public long ClientTimedOut;
     public long ClientHung;
 
     // Events: at most once by design; counted, not checked one by one.

@@ -44,10 +44,12 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
     /// <summary>
     /// Queues <paramref name="message"/>, taking ownership of its buffer whatever the result. One message is always
     /// accepted into an empty queue, so a single message never exceeds the bound by more than its own size.
-    /// <paramref name="owed"/> marks a small answer the router itself writes for one of this client's pending calls (a
-    /// provider that left, a timeout): these come in bursts (every call to a provider fails at once when it leaves) and
+    /// <paramref name="owed"/> marks an answer to one of this client's own pending calls: the router's own when the
+    /// provider left or the call timed out, and a provider's while the client is taking what it is sent. These come in
+    /// bursts (every call to a provider fails at once when it leaves; a provider may release all it held together) and
     /// are bounded by the pending calls a connection may have, so they pass the bound while the client reads at all and
-    /// are refused only when its writer has made no progress for the timeout.
+    /// are refused only when its writer has made no progress for the timeout. Whoever answers is paused meanwhile (see
+    /// <c>NoteAnsweredTo</c>).
     /// </summary>
     public EnqueueResult Enqueue(OutboundMessage message, bool owed = false)
     {
@@ -128,6 +130,12 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
             return _count > 0 && now - _progressAt >= _progressTimeoutMs;
         }
     }
+
+    /// <summary>
+    /// Whether the client is taking what it is sent right now: nothing waits, or the writer took a message within
+    /// <paramref name="withinMs"/>. Read without the lock (a hint for back-pressure, not a decision of the queue's).
+    /// </summary>
+    public bool IsTaking(long now, long withinMs) => Volatile.Read(ref _count) == 0 || now - Volatile.Read(ref _progressAt) < withinMs;
 
     /// <summary>Takes the oldest message; the caller then owns its buffer.</summary>
     public bool TryDequeue(out OutboundMessage message)

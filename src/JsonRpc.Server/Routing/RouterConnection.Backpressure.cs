@@ -17,9 +17,17 @@ internal sealed partial class RouterConnection
     // Written and read by the read loop only.
     private int _penaltyMs;
 
-    // The provider this client's last call or notification was queued for, when more than half of the provider's bound
-    // was waiting for it: the read loop waits for it to take them before reading on. Written and read by the read loop.
+    // The provider this client's last call or notification was queued for (or the caller its last answer was queued
+    // for), when more than half of that connection's bound was waiting for it: the read loop waits for it to take
+    // them before reading on. Written and read by the read loop.
     private RouterConnection? _congested;
+
+    // Whether _congested is a caller this provider's answers go to: then only its outbound queue counts (the replies
+    // its batches gather wait for answers, this provider's among them, and must not hold up the answers they wait for).
+    private bool _congestedByAnswers;
+
+    /// <summary>The longest request id the router takes (bytes of its JSON token): see <c>HandleCall</c>.</summary>
+    internal const int MaxIdBytes = 1024;
 
     /// <summary>
     /// Notes that a message from this client was queued for <paramref name="provider"/>: if the provider is behind by
@@ -33,23 +41,61 @@ internal sealed partial class RouterConnection
         if (provider != this && !IsPeer && provider.Ledger.Held > _router.Options.MaxOutboundBufferSize / 2)
         {
             _congested = provider;
+            _congestedByAnswers = false;
+        }
+    }
+
+    // A caller counts as taking its answers while its writer took one this recently; a provider waits for it at most
+    // this long at a time, so that no caller, however it reads, holds up a provider that others share for longer.
+    private const long TakingWithinMs = 250;
+    private const long MaxAnswerPauseMs = 1000;
+
+    /// <summary>
+    /// Whether this caller is taking what it is sent right now (its writer took a message within 250 ms): only then is
+    /// a provider paused for it. One that does not read is not waited for; its answers wait in its queue until it has
+    /// taken nothing for the progress timeout, and it is dropped then.
+    /// </summary>
+    internal bool IsTakingAnswers => _outbound.IsTaking(Environment.TickCount64, TakingWithinMs);
+
+    /// <summary>
+    /// Notes that this provider's answer was queued for <paramref name="caller"/>: if the caller is more than half its
+    /// bound behind and taking what it is sent, this provider's reading pauses until the caller is down to a quarter
+    /// (for at most a second at a time, and only while the caller keeps taking). Answers to a caller's own pending calls
+    /// pass its bound while it takes them, so a caller whose answers were released together, say by a provider that
+    /// held them all, is not dropped for taking them at its own pace; pausing whoever answers keeps what the router holds
+    /// for it near its bound meanwhile. Not for cluster links nor for a provider answering itself.
+    /// </summary>
+    private void NoteAnsweredTo(RouterConnection caller)
+    {
+        if (caller != this && !IsPeer && !caller.IsPeer && caller._outbound.QueuedBytes > _router.Options.MaxOutboundBufferSize / 2
+            && caller.IsTakingAnswers)
+        {
+            _congested = caller;
+            _congestedByAnswers = true;
         }
     }
 
     /// <summary>
-    /// Waits until the provider this client's calls go to is down to a quarter of its bound, or gone. A provider that
-    /// takes nothing at all for the progress timeout is dropped here (its calls then fail, and this client goes on):
-    /// it may never send anything of its own, so its own read loop would never find out.
+    /// Waits until <paramref name="other"/> (the provider this client's calls go to, or the caller its answers go to)
+    /// is down to a quarter of its bound, or gone. A connection that takes nothing at all for the progress timeout is
+    /// dropped here (its calls then fail, and this client goes on): it may never send anything of its own, so its own
+    /// read loop would never find out.
     /// </summary>
-    private async ValueTask WaitForProviderAsync(RouterConnection provider)
+    private async ValueTask WaitForCatchUpAsync(RouterConnection other, bool queueOnly)
     {
         Interlocked.Increment(ref _router.Counters.ReadPauses);
         var resumeAt = _router.Options.MaxOutboundBufferSize / 4;
-        while (provider.Ledger.Held > resumeAt && !provider.IsClosing && !IsClosing)
+        var pausedAt = Environment.TickCount64;
+        while ((queueOnly ? other._outbound.QueuedBytes : other.Ledger.Held) > resumeAt && !other.IsClosing && !IsClosing)
         {
-            if (provider._outbound.IsStalled(Environment.TickCount64))
+            if (queueOnly && (!other.IsTakingAnswers || Environment.TickCount64 - pausedAt >= MaxAnswerPauseMs))
             {
-                provider.Close(CloseReason.OutboundLimitExceeded);
+                return; // a caller that stopped taking, or takes too slowly, no longer holds up this provider
+            }
+
+            if (other._outbound.IsStalled(Environment.TickCount64))
+            {
+                other.Close(CloseReason.OutboundLimitExceeded);
                 return;
             }
 

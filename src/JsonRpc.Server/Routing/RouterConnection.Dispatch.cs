@@ -117,6 +117,17 @@ internal sealed partial class RouterConnection
     private void HandleCall(ReadOnlySpan<byte> message, in JsonRpcMessageInfo info, ReadOnlySpan<byte> method, BatchReply? batch)
     {
         var idToken = message[info.IdToken];
+        if (idToken.Length > MaxIdBytes)
+        {
+            // A pending call keeps its caller's id until it is answered, and every answer repeats it: ids are bounded,
+            // so that a thousand pending calls with megabyte ids cannot hold a gigabyte the bounds do not see.
+            RouterLog.InvalidMessage(_logger, ConnectionId, JsonRpcErrorCodes.InvalidRequest, "id too long");
+            _penaltyMs = Math.Min(_penaltyMs + InvalidMessagePenaltyMs, MaxPenaltyMs);
+            Fail(batch, default, JsonRpcErrorCodes.InvalidRequest, "Invalid Request",
+                $"The id is {idToken.Length} bytes long; the router takes ids of at most {MaxIdBytes} bytes.");
+            return;
+        }
+
         var builtIn = BuiltInMethods.Match(method);
         if (builtIn != BuiltInMethod.None)
         {
@@ -327,7 +338,9 @@ internal sealed partial class RouterConnection
             return;
         }
 
+        var caller = call.Caller;
         CompleteRouted(call, message, in info);
+        NoteAnsweredTo(caller);
     }
 
     /// <summary>Counts an error answered to this connection from elsewhere (e.g. a batch whose replies did not fit).</summary>

@@ -17,7 +17,7 @@ internal sealed partial class RouterConnection
             if (_congested is { } congested)
             {
                 _congested = null;
-                await WaitForProviderAsync(congested).ConfigureAwait(false);
+                await WaitForCatchUpAsync(congested, queueOnly: _congestedByAnswers).ConfigureAwait(false);
             }
 
             if (MustPauseReading && !await WaitForRoomAsync().ConfigureAwait(false))

@@ -24,6 +24,9 @@ internal sealed partial class RouterConnection
         }
     }
 
+    // How much the write loop takes from the queue before it flushes (a message larger than this goes whole).
+    private const int MaxBytesPerFlush = 256 * 1024;
+
     private async Task WriteLoopAsync()
     {
         // Start on the thread pool so that RunAsync goes on to read at once.
@@ -49,6 +52,12 @@ internal sealed partial class RouterConnection
 
                     messages++;
                     bytes += message.Length;
+                    if (bytes >= MaxBytesPerFlush)
+                    {
+                        // What is written but not yet flushed is no longer in the queue, so no longer counted against
+                        // the client's bound: take at most this much before waiting for the socket to take it.
+                        break;
+                    }
                 }
 
                 Interlocked.Add(ref counters.MessagesOut, messages);
