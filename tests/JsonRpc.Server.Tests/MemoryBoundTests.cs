@@ -2,6 +2,7 @@ using System.IO.Pipelines;
 using System.Text;
 using System.Text.Json;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using JsonRpc.Testing;
 
@@ -65,13 +66,14 @@ public sealed class MemoryBoundTests(ITestOutputHelper output)
     [Fact]
     public async Task Router_NearItsMemoryBudget_RefusesNewCallsWithOverloaded_AndRecoversWhenReleased()
     {
+        using var log = new CapturingLoggerProvider();
         await using var server = await RouterServer.StartAsync(o =>
         {
             o.MaxMessageSize = 32 * 1024;
             o.MaxOutboundBufferSize = Bound;
             o.MaxMemory = 2 * Bound;
             o.CallTimeout = TimeSpan.FromSeconds(2);
-        }, output, AddBlob);
+        }, output, AddBlob, b => b.Logging.AddProvider(log));
         await using var provider = await server.ConnectRegisteredAsync("p", "slow");
         var holders = new List<LineClient>();
         try
@@ -90,6 +92,8 @@ public sealed class MemoryBoundTests(ITestOutputHelper output)
             var refused = await other.CallAsync("blob");
             Answer.IsError(refused, RouterErrorCodes.Overloaded);
             Assert.True((await other.StatsAsync()).GetProperty("memory_refusals").GetInt64() >= 1);
+            Assert.Contains(log.Messages, m => m.Contains("Memory budget nearly spent", StringComparison.Ordinal)
+                && m.Contains($"of {2 * Bound} bytes held", StringComparison.Ordinal) && m.Contains("-32018", StringComparison.Ordinal));
 
             // Once the held batches are answered and read, calls are taken again.
             foreach (var holder in holders)
