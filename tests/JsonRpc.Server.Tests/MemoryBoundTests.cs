@@ -64,6 +64,45 @@ public sealed class MemoryBoundTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task MessagesStillArriving_CountAgainstTheMemoryBudget_UntilTheirConnectionsEnd()
+    {
+        // Three clients each send most of a 1 MiB message and nothing more: 2.4 MiB the transport holds for them, past
+        // 90% of a 2.5 MiB budget, so a new call elsewhere is refused; once they are gone it is served.
+        const int Mib = 1024 * 1024;
+        await using var server = await RouterServer.StartAsync(o =>
+        {
+            o.MaxMessageSize = Mib;
+            o.MaxOutboundBufferSize = Mib;
+            o.MaxMemory = 5 * Mib / 2;
+        }, output, AddBlob);
+        await using var other = await server.ConnectAsync();
+        var partial = Encoding.UTF8.GetBytes(LineClient.Request(1, "blob", $"[\"{new string('p', 800 * 1024)}"));
+        var senders = new List<LineClient>();
+        try
+        {
+            for (var i = 0; i < 3; i++)
+            {
+                var sender = await server.ConnectAsync();
+                senders.Add(sender);
+                await sender.SendRawAsync(partial);
+            }
+
+            await Eventually.TrueAsync(() => server.Router.Memory.Held >= 3 * partial.Length, "the partial messages are charged");
+            Answer.IsError(await other.CallAsync("blob"), RouterErrorCodes.Overloaded);
+        }
+        finally
+        {
+            foreach (var sender in senders)
+            {
+                await sender.DisposeAsync();
+            }
+        }
+
+        await Eventually.TrueAsync(() => server.Router.Memory.Held == 0, "the charge went with the connections");
+        Assert.Equal(Blob, (await other.CallAsync("blob")).GetProperty("result").GetString());
+    }
+
+    [Fact]
     public async Task Router_NearItsMemoryBudget_RefusesNewCallsWithOverloaded_AndRecoversWhenReleased()
     {
         using var log = new CapturingLoggerProvider();

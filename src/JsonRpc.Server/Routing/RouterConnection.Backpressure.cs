@@ -154,6 +154,24 @@ internal sealed partial class RouterConnection
         }
     }
 
+    // The bytes of the message now arriving that the transport holds for this client, as charged to the router's memory
+    // budget. Written by the read loop, and once more when the connection ends (after the read loop).
+    private long _partialBytes;
+
+    /// <summary>
+    /// Charges the start of a message that has not arrived whole to the router's memory budget (thousands of clients
+    /// each holding most of a 4 MiB message count there); not to the client's own bound, which would stop reading it
+    /// before its message could arrive (<c>max_message_size</c> bounds it per connection).
+    /// </summary>
+    private void ChargePartialMessage(long bytes)
+    {
+        if (bytes != _partialBytes)
+        {
+            _router.Memory.Add(bytes - _partialBytes);
+            _partialBytes = bytes;
+        }
+    }
+
     /// <summary>Waits out the penalty the last read's invalid messages earned, if any.</summary>
     private ValueTask ServePenaltyAsync()
     {

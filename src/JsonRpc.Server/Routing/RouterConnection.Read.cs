@@ -121,6 +121,7 @@ internal sealed partial class RouterConnection
                 }
 
                 NotePartialMessage(!stoppedEarly && !buffer.IsEmpty);
+                ChargePartialMessage(stoppedEarly ? 0 : buffer.Length);
             }
         }
     }

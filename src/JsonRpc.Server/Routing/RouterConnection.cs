@@ -126,6 +126,7 @@ internal sealed partial class RouterConnection
             NoteMisbehaviour(reason);
             _router.Unregister(this);
             EndStreams();
+            ChargePartialMessage(0);
             SignOut();
             CancelHostCalls();
             if (PendingAsCaller > 0)
