@@ -31,6 +31,16 @@ public sealed partial class JsonRpcRouter
         }
     }
 
+    // A JWT configuration without issuers or audiences works (any token the keys signed is accepted, whoever it was
+    // issued for), but is rarely what was meant: said once per configuration put in force.
+    private void WarnAboutJwt(JsonRpcSecurityOptions? security)
+    {
+        if (security?.Jwt is { } jwt && (jwt.Issuers.Count == 0 || jwt.Audiences.Count == 0))
+        {
+            RouterLog.JwtUnscoped(Logger, jwt.Issuers.Count == 0 ? "Issuers" : "Audiences");
+        }
+    }
+
     /// <summary>
     /// Puts a new security configuration in force while the router runs. Each connection is held to it from its next
     /// message: an identity removed (its token, key or certificate mapping gone) is treated as unauthenticated, and
@@ -44,6 +54,7 @@ public sealed partial class JsonRpcRouter
         {
             var policy = SecurityPolicy.Create(security, Options.AccessToken, IdentityStateFor);
             Volatile.Write(ref _security, policy);
+            WarnAboutJwt(security);
             var removed = 0;
             foreach (var connection in _connections.Keys)
             {

@@ -43,6 +43,7 @@ public sealed partial class JsonRpcRouter : IAsyncDisposable, IDisposable
 
         // A security configuration that cannot work stops the router here, with every bad entry named.
         _security = JsonRpc.Server.Security.SecurityPolicy.Create(Options.Security, Options.AccessToken, IdentityStateFor);
+        WarnAboutJwt(Options.Security);
         Audit = new JsonRpc.Server.Security.RefusalAudit(Logger);
         Memory = new MemoryBudget(Options.MaxMemory ?? MemoryBudget.DefaultMax());
         Penalties = new AddressPenalties(Options.MaxPenaltyDelay);

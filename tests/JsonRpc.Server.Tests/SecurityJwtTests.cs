@@ -294,6 +294,19 @@ public sealed class SecurityJwtTests : IDisposable
     }
 
     [Fact]
+    public async Task Jwt_WithoutAudiences_WarnsAtStartAndAcceptsAnyAudience()
+    {
+        using var log = new CapturingLoggerProvider();
+        await using var server = await StartAsync(Security(jwt => jwt.Audiences.Clear()), _output, log);
+        Assert.Contains(log.Messages, m => m.Contains("Security:Jwt has no Audiences", StringComparison.Ordinal));
+        Assert.DoesNotContain(log.Messages, m => m.Contains("Security:Jwt has no Issuers", StringComparison.Ordinal));
+
+        await using var client = await server.ConnectAsync();
+        var token = Sign(Rs256, audience: "some-other-service");
+        Answer.IsResult(await client.CallAsync("authenticate", $$"""{"token":"{{token}}"}"""), """{"identity":"alice","roles":[]}""");
+    }
+
+    [Fact]
     public async Task RegisterClient_WithJwt_AuthenticatesAndRegisters()
     {
         await using var server = await StartAsync(Security(), _output);
