@@ -407,6 +407,12 @@ public sealed class SecurityPermissionTests(ITestOutputHelper output)
         Answer.IsResult(await mallory.CallAsync("register_method", """{"method":"mallory.tools"}"""), "true");
         Answer.IsResult(await mallory.CallAsync("register_method", """{"method":"alpha"}"""), "true"); // alpha.> needs one more token
 
+        // Client names the same way: alpha.* is what alpha's clients go by.
+        await using var mallory2 = await server.ConnectAsAsync("mallory-token", "mallory");
+        var named = IsDenied(await mallory2.CallAsync("register_client", """{"name":"alpha.9"}"""), "client_name", "name", "alpha.9", "mallory");
+        Assert.Contains("claimed by another identity's ClientNames allow list", named.GetProperty("detail").GetString(), StringComparison.Ordinal);
+        await mallory2.RegisterAsync("mallory.2");
+
         // Every call of alpha.pay reaches alpha.
         await using var beta = await server.ConnectAsAsync("beta-token", "beta", "beta.1");
         for (var i = 0; i < 4; i++)
@@ -418,6 +424,7 @@ public sealed class SecurityPermissionTests(ITestOutputHelper output)
 
         var stats = await beta.StatsAsync();
         Assert.Equal(3, Refusals(stats, "provide"));
+        Assert.Equal(1, Refusals(stats, "client_name"));
 
         // A reload that gives alpha mallory.> too claims the name: mallory's registration is removed at once.
         var widened = Teams();

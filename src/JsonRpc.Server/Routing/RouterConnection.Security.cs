@@ -311,7 +311,7 @@ internal sealed partial class RouterConnection
         var permission = PermissionKinds.Name(kind);
         var why = rule is null ? $"no {permission} allow rule matches"
             : rule.StartsWith(SubjectPattern.ClaimPrefix, StringComparison.Ordinal)
-                ? $"'{rule[SubjectPattern.ClaimPrefix.Length..]}' is claimed by another identity's Provide allow list, and {principal.Identity} has none of its own"
+                ? $"'{rule[SubjectPattern.ClaimPrefix.Length..]}' is claimed by another identity's {(kind == PermissionKind.Provide ? "Provide" : "ClientNames")} allow list, and {principal.Identity} has none of its own"
                 : $"denied by '{rule}'";
         _router.Audit.Refused(RefusalReasons.For(kind), principal.Identity, ConnectionId, what, $"{permission}: {why}", policy.AuditLogsPerSecond);
         if (reply)

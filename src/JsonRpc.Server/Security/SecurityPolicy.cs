@@ -39,10 +39,11 @@ internal sealed class SecurityPolicy
     private readonly CompiledRules? _default;
     private readonly ConcurrentDictionary<string, RouterPrincipal> _principals = new(StringComparer.Ordinal);
 
-    // Every Provide allow pattern configured anywhere: a name one of them matches is claimed, so that an identity with no
-    // Provide allow list of its own (allowed to provide anything else, as a NATS user without permissions) may not
-    // provide it and take a share of another team's calls.
+    // Every Provide (and ClientNames) allow pattern configured anywhere: a name one of them matches is claimed, so that
+    // an identity with no such allow list of its own (allowed anything else, as a NATS user without permissions) may not
+    // provide it and take a share of another team's calls (or register under a name another team's clients go by).
     private readonly SubjectPattern[] _claims;
+    private readonly SubjectPattern[] _nameClaims;
 
     // The names all of this policy's permissions may remember together (what the patterns decided for each).
     private readonly LearningBudget _learning = new(65_536);
@@ -114,7 +115,8 @@ internal sealed class SecurityPolicy
 
         _default = options.Default is { } d ? CompiledRules.Create(d, "Security:Default", problems) : null;
         var anonymousRules = options.Anonymous is { } a ? CompiledRules.Create(a, "Security:Anonymous", problems) : null;
-        _claims = Claims([.. _identities.Values, .. _roles.Values, _default, anonymousRules]);
+        _claims = Claims([.. _identities.Values, .. _roles.Values, _default, anonymousRules], static r => r.Provide.Allow);
+        _nameClaims = Claims([.. _identities.Values, .. _roles.Values, _default, anonymousRules], static r => r.ClientNames.Allow);
         if (anonymousRules is not null)
         {
             Anonymous = Make(AnonymousIdentity, [], authenticated: false, [anonymousRules], anonymousRules.Quota, anonymousRules.Monitor);
@@ -319,16 +321,16 @@ internal sealed class SecurityPolicy
         return new RouterPrincipal(this, identity, roles, authenticated, state,
             Merge(rules, static r => r.Provide, _learning, _claims), Merge(rules, static r => r.Call, _learning),
             Merge(rules, static r => r.Publish, _learning), Merge(rules, static r => r.Subscribe, _learning),
-            Merge(rules, static r => r.ClientNames, _learning), monitor);
+            Merge(rules, static r => r.ClientNames, _learning, _nameClaims), monitor);
     }
 
-    private static SubjectPattern[] Claims(IEnumerable<CompiledRules?> rules)
+    private static SubjectPattern[] Claims(IEnumerable<CompiledRules?> rules, Func<CompiledRules, SubjectPattern[]?> allow)
     {
         var claims = new List<SubjectPattern>();
         var seen = new HashSet<string>(StringComparer.Ordinal);
         foreach (var rule in rules)
         {
-            foreach (var pattern in rule?.Provide.Allow ?? [])
+            foreach (var pattern in (rule is null ? null : allow(rule)) ?? [])
             {
                 if (seen.Add(pattern.Text))
                 {
@@ -341,7 +343,7 @@ internal sealed class SecurityPolicy
     }
 
     // Merges one kind of permission from a principal's rules. Where none of them gives an allow list, the principal
-    // may do anything not denied, except what others have claimed (Provide only).
+    // may do anything not denied, except what others have claimed (Provide and ClientNames).
     private static CompiledPermission Merge(List<CompiledRules> rules, Func<CompiledRules, (SubjectPattern[]? Allow, SubjectPattern[] Deny)> kind,
         LearningBudget learning, SubjectPattern[]? claims = null)
     {

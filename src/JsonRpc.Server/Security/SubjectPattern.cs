@@ -25,8 +25,8 @@ internal sealed class SubjectPattern
     public string Rule { get; }
 
     /// <summary>
-    /// This pattern as a claim: another identity's <c>Provide</c> allow pattern, which refuses the name to an identity
-    /// that has no <c>Provide</c> allow list of its own.
+    /// This pattern as a claim: another identity's <c>Provide</c> (or <c>ClientNames</c>) allow pattern, which refuses
+    /// the name to an identity that has no such allow list of its own.
     /// </summary>
     public SubjectPattern AsClaim() => new(Text, _tokens, _tail, ClaimPrefix + Text);
 
