@@ -1,5 +1,4 @@
 using System.Net;
-using System.Net.Http.Headers;
 using System.Net.WebSockets;
 using System.Security.Cryptography;
 using System.Text;
@@ -7,6 +6,7 @@ using System.Text.Json;
 using JsonRpc.Client;
 using JsonRpc.Protocol;
 using JsonRpc.Server;
+using JsonRpc.Testing.Web;
 using JsonRpc.Web.Tests.Infrastructure;
 
 namespace JsonRpc.Web.Tests;
@@ -17,8 +17,6 @@ namespace JsonRpc.Web.Tests;
 /// </summary>
 public sealed class SecurityWebTests
 {
-    private static readonly HttpClient Http = new() { Timeout = Bounded.Timeout };
-
     private static JsonRpcPermission Allow(params string[] patterns) => new() { Allow = patterns };
 
     /// <summary>Two teams, each providing and publishing its own names; ops may do anything.</summary>
@@ -76,23 +74,9 @@ public sealed class SecurityWebTests
         return request.GetProperty("method").GetString()!;
     }
 
-    private static Task<HttpResponseMessage> PostAsync(RouterHost router, string body, string? token)
-    {
-        var request = new HttpRequestMessage(HttpMethod.Post, router.RpcUri) { Content = new StringContent(body, Encoding.UTF8) };
-        request.Content.Headers.ContentType = MediaTypeHeaderValue.Parse("application/json");
-        if (token is not null)
-        {
-            request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
-        }
+    private static Task<HttpResponseMessage> PostAsync(RouterHost router, string body, string? token) => WebPost.SendAsync(router.RpcUri, body, token);
 
-        return Http.SendAsync(request).Within();
-    }
-
-    private static async Task<JsonElement> BodyAsync(HttpResponseMessage response)
-    {
-        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        return Json.Parse(await response.Content.ReadAsStringAsync());
-    }
+    private static Task<JsonElement> BodyAsync(HttpResponseMessage response) => WebPost.BodyAsync(response);
 
     private static JsonElement ById(JsonElement batch, int id)
         => batch.EnumerateArray().Single(a => a.TryGetProperty("id", out var got) && got.ValueKind == JsonValueKind.Number && got.GetInt32() == id);
