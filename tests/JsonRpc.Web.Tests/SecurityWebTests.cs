@@ -386,7 +386,9 @@ public sealed class SecurityWebTests
         var body = Json.Parse(await post.Content.ReadAsStringAsync());
         Json.IsError(body, RouterErrorCodes.QuotaExceeded);
 
-        // The first is still served.
+        // The first is still served, and both refusals are counted against alpha.
         Json.IsResult(await first.CallAsync(3, "keepAlive"), "true");
+        var stats = (await first.CallAsync(4, "get_server_stats")).GetProperty("result");
+        Assert.Equal(2, stats.GetProperty("identities").GetProperty("alpha").GetProperty("refusals").GetInt64());
     }
 }
