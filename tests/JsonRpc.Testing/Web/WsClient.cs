@@ -16,11 +16,15 @@ public sealed class WsClient : IAsyncDisposable
     /// <summary>The client socket, to read its state and close status.</summary>
     public WebSocket Socket => _socket;
 
-    /// <summary>Connects to <paramref name="uri"/>, with an Origin and an Authorization: Bearer header when given.</summary>
-    public static async Task<WsClient> ConnectAsync(Uri uri, string? origin = null, string? bearer = null)
+    /// <summary>
+    /// Connects to <paramref name="uri"/>, with an Origin and an Authorization: Bearer header when given;
+    /// <paramref name="configure"/> sets anything else (a client certificate for wss://).
+    /// </summary>
+    public static async Task<WsClient> ConnectAsync(Uri uri, string? origin = null, string? bearer = null, Action<ClientWebSocketOptions>? configure = null)
     {
         var client = new WsClient();
         client._socket.Options.KeepAliveInterval = TimeSpan.Zero;
+        configure?.Invoke(client._socket.Options);
         if (bearer is not null)
         {
             client._socket.Options.SetRequestHeader("Authorization", "Bearer " + bearer);
