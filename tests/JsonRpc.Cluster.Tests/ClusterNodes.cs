@@ -40,14 +40,21 @@ public sealed class ClusterNodes : IAsyncDisposable
         }
     }
 
+    /// <param name="beforeJoin">Runs on the node's router once it serves and before it joins the cluster.</param>
     public async Task<JsonRpcCluster> AddNodeAsync(string name, ITestOutputHelper? output = null,
-        Action<JsonRpcRouterOptions>? router = null, Action<JsonRpcClusterOptions>? cluster = null, bool http = false)
+        Action<JsonRpcRouterOptions>? router = null, Action<JsonRpcClusterOptions>? cluster = null, bool http = false,
+        Func<RouterHost, Task>? beforeJoin = null)
     {
         var host = await RouterHost.StartAsync(o =>
         {
             o.CallTimeout = TimeSpan.FromSeconds(20);
             router?.Invoke(o);
         }, logger: output is null ? null : new TestOutputLoggerProvider(output), http: http);
+        if (beforeJoin is not null)
+        {
+            await beforeJoin(host);
+        }
+
         var options = new JsonRpcClusterOptions { NatsUrl = Nats.Url, NodeName = name };
         cluster?.Invoke(options);
         var node = new JsonRpcCluster(host.Router, options);

@@ -203,4 +203,51 @@ public sealed class SecurityClusterTests(ITestOutputHelper output)
             "node 1 forgets alpha.pay");
         Answer.IsResult(await mallory.CallAsync("register_method", """{"method":"alpha.pay"}"""), "true");
     }
+
+    [NatsFact]
+    public async Task Cluster_RivalExclusiveClaimsAcceptedOnTwoNodes_LowerOwnerKeepsTheNameOnBoth()
+    {
+        // Rival claims that each node accepted before it could know of the other's: made while node 1 is not yet in the
+        // cluster, as two claims made at the same moment would be. identity:alpha < identity:mallory.
+        static JsonRpcSecurityOptions Security()
+        {
+            var security = Teams();
+            security.Tokens.Add(Token("mallory", "mallory-token"));
+            security.Identities["mallory"] = new JsonRpcIdentityRules { Provide = Allow("alpha.pay") };
+            return security;
+        }
+
+        await using var cluster = await ClusterNodes.StartAsync(1, output, router: o => o.Security = Security());
+        await using var mallory = await ConnectAsAsync(cluster, 0, "mallory-token", "mallory", "mallory");
+        Answer.IsResult(await mallory.CallAsync("register_method", """{"method":"alpha.pay","exclusive":true}"""), "true");
+        LineClient? alpha = null;
+        try
+        {
+            await cluster.AddNodeAsync("n1", output, o => o.Security = Security(), beforeJoin: async host =>
+            {
+                alpha = await host.ConnectAsAsync("alpha-token", "alpha", "alpha.1");
+                Answer.IsResult(await alpha.CallAsync("register_method", """{"method":"alpha.pay","exclusive":true}"""), "true");
+            });
+
+            // Both nodes settle on alpha's claim: node 0 drops mallory's provider, node 1 forgets node 0's.
+            await Eventually.TrueAsync(() => OnlyProvider(cluster[0], peer: true) && OnlyProvider(cluster[1], peer: false), "alpha.pay settles on alpha");
+
+            // A call made on node 0 reaches alpha on node 1; mallory may not claim the name again.
+            await using var ops = await ConnectAsAsync(cluster, 0, "ops-token", "ops", "ops.1");
+            await ops.SendAsync(LineClient.Request(1, "alpha.pay", "[1]"));
+            Assert.Equal("alpha.pay", (await alpha!.ServeOneAsync("1")).GetProperty("method").GetString());
+            Answer.IsResult(await ops.ReadAsync(), "1");
+            Answer.IsError(await mallory.CallAsync("register_method", """{"method":"alpha.pay"}"""), RouterErrorCodes.ProviderConflict);
+        }
+        finally
+        {
+            if (alpha is not null)
+            {
+                await alpha.DisposeAsync();
+            }
+        }
+
+        static bool OnlyProvider(RouterHost node, bool peer)
+            => node.Router.Routes.TryGetValue("alpha.pay"u8.ToArray(), out var route) && route.Providers is [{ } only] && only.IsPeer == peer;
+    }
 }
