@@ -49,6 +49,10 @@ public sealed partial class JsonRpcRouter
 
             Sync(peer, peer.Provided, methods, provider: true);
             Sync(peer, peer.Subscribed, events, provider: false);
+            if (owners is not null)
+            {
+                SettleExclusiveClaims(peer, owners);
+            }
         }
 
         void Sync(RouterConnection peer, List<RouteEntry> current, IReadOnlySet<string> wanted, bool provider)
@@ -72,6 +76,33 @@ public sealed partial class JsonRpcRouter
                 }
 
                 _ = provider ? TryAddProvider(peer, utf8, null, peer.OwnerKey, out _) == AddProviderResult.Added : TryAddSubscriber(peer, utf8);
+            }
+        }
+    }
+
+    // Under the registry lock. Each node checks a new exclusive claim against what the others last announced, so two
+    // nodes may accept rival claims of one name within the time their announcements take to cross. Both then settle it
+    // alike, with nothing but the two owner keys: the lower one keeps the name everywhere. Here a local claim that loses
+    // gives way: its providers stop providing the name (and are logged); a local claim that wins keeps it, and the
+    // peer's rival providers go once the peer, applying the same rule, announces it no longer has them.
+    private void SettleExclusiveClaims(RouterConnection peer, IReadOnlyDictionary<string, PeerMethodOwners> owners)
+    {
+        foreach (var (method, claim) in owners)
+        {
+            if (claim.Exclusive is not { } remote || !Routes.TryGetValue(Encoding.UTF8.GetBytes(method), out var route)
+                || route.ExclusiveOwner is not { } local || string.CompareOrdinal(remote, local) >= 0)
+            {
+                continue;
+            }
+
+            foreach (var provider in route.Providers)
+            {
+                if (!provider.IsPeer && provider.OwnerKey != remote && RemoveProvider(provider, route))
+                {
+                    provider.Provided.Remove(route);
+                    ClusterRegistryChanged(provider);
+                    RouterLog.ExclusiveClaimLost(Logger, provider.ConnectionId, provider.Name, method, remote, peer.Name ?? "?", local);
+                }
             }
         }
     }

@@ -16,15 +16,17 @@ public sealed class ClusterNodes : IAsyncDisposable
     public RouterHost this[int index] => Nodes[index].Host;
 
     /// <param name="natsArguments">More nats-server arguments, such as <c>-c</c> and a configuration file.</param>
+    /// <param name="http">Each node also serves WebSocket and POST at <c>/rpc</c> (see <see cref="RouterHost.StartAsync"/>).</param>
     public static async Task<ClusterNodes> StartAsync(int count, ITestOutputHelper? output = null,
-        Action<JsonRpcRouterOptions>? router = null, Action<JsonRpcClusterOptions>? cluster = null, string[]? natsArguments = null)
+        Action<JsonRpcRouterOptions>? router = null, Action<JsonRpcClusterOptions>? cluster = null, string[]? natsArguments = null,
+        bool http = false)
     {
         var nodes = new ClusterNodes(await NatsServer.StartAsync(0, natsArguments ?? []));
         try
         {
             for (var i = 0; i < count; i++)
             {
-                await nodes.AddNodeAsync("n" + i, output, router, cluster);
+                await nodes.AddNodeAsync("n" + i, output, router, cluster, http);
             }
 
             // Every node knows every other before the test begins.
@@ -38,14 +40,21 @@ public sealed class ClusterNodes : IAsyncDisposable
         }
     }
 
+    /// <param name="beforeJoin">Runs on the node's router once it serves and before it joins the cluster.</param>
     public async Task<JsonRpcCluster> AddNodeAsync(string name, ITestOutputHelper? output = null,
-        Action<JsonRpcRouterOptions>? router = null, Action<JsonRpcClusterOptions>? cluster = null)
+        Action<JsonRpcRouterOptions>? router = null, Action<JsonRpcClusterOptions>? cluster = null, bool http = false,
+        Func<RouterHost, Task>? beforeJoin = null)
     {
         var host = await RouterHost.StartAsync(o =>
         {
             o.CallTimeout = TimeSpan.FromSeconds(20);
             router?.Invoke(o);
-        }, logger: output is null ? null : new TestOutputLoggerProvider(output));
+        }, logger: output is null ? null : new TestOutputLoggerProvider(output), http: http);
+        if (beforeJoin is not null)
+        {
+            await beforeJoin(host);
+        }
+
         var options = new JsonRpcClusterOptions { NatsUrl = Nats.Url, NodeName = name };
         cluster?.Invoke(options);
         var node = new JsonRpcCluster(host.Router, options);

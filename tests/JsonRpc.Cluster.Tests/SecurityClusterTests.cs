@@ -84,6 +84,54 @@ public sealed class SecurityClusterTests(ITestOutputHelper output)
     }
 
     [NatsFact]
+    public async Task Cluster_ListsAndDiscoverForNonMonitorOnOtherNode_SeeOnlyWhatItMayCall()
+    {
+        await using var cluster = await StartAsync(output);
+        await using var beta = await ConnectAsAsync(cluster, 0, "beta-token", "beta", "beta.1");
+        await beta.ProvideAsync("beta.echo");
+        await beta.ProvideAsync("beta.secret");
+        await using var opsProvider = await ConnectAsAsync(cluster, 0, "ops-token", "ops", "ops.restarter");
+        await opsProvider.ProvideAsync("ops.restart");
+        await using var betaSecret = await ConnectAsAsync(cluster, 1, "beta-token", "beta", "beta.2"); // on alpha's node, nothing alpha may call
+        await betaSecret.ProvideAsync("beta.secret");
+        await cluster.KnowsMethodAsync(1, "beta.echo");
+        await cluster.KnowsMethodAsync(1, "ops.restart");
+        await using var alpha = await ConnectAsAsync(cluster, 1, "alpha-token", "alpha", "alpha.1");
+        await alpha.ProvideAsync("alpha.calc");
+        await using var ops = await ConnectAsAsync(cluster, 1, "ops-token", "ops", "ops.1");
+
+        // A monitor on node 1 sees every method in the cluster, with each provider's node.
+        var all = (await ops.CallAsync("list_methods")).GetProperty("result");
+        Assert.Equal(["alpha.calc", "beta.echo", "beta.secret", "ops.restart"], MethodNames(all));
+        var secret = all.EnumerateArray().Single(static m => m.GetProperty("method").GetString() == "beta.secret");
+        Assert.Equal(["beta.2", "beta.1"], secret.GetProperty("providers").EnumerateArray().Select(static p => p.GetString()));
+        Assert.Equal(["n1", "n0"], secret.GetProperty("nodes").EnumerateArray().Select(static p => p.GetString()));
+
+        // alpha sees only what it may call, whichever node provides it.
+        var methods = (await alpha.CallAsync("list_methods")).GetProperty("result");
+        Assert.Equal(["alpha.calc", "beta.echo"], MethodNames(methods));
+        var echo = methods.EnumerateArray().Single(static m => m.GetProperty("method").GetString() == "beta.echo");
+        Assert.Equal(["beta.1"], echo.GetProperty("providers").EnumerateArray().Select(static p => p.GetString()));
+        Assert.Equal(["n0"], echo.GetProperty("nodes").EnumerateArray().Select(static p => p.GetString()));
+
+        // list_clients lists this node's clients: alpha itself, not beta.2 (nothing alpha may call) nor ops.1.
+        Assert.Equal(["alpha.1"], ClientNames((await alpha.CallAsync("list_clients")).GetProperty("result")));
+        Assert.Equal(["alpha.1", "beta.2", "ops.1"], ClientNames((await ops.CallAsync("list_clients")).GetProperty("result")));
+
+        // rpc.discover: the router's own methods, and of the routed ones only those alpha may call, beta.echo from node 0.
+        var document = (await alpha.CallAsync("rpc.discover")).GetProperty("result").GetProperty("methods");
+        var routed = document.EnumerateArray().Where(static m => m.TryGetProperty("x-providers", out _)).ToArray();
+        Assert.Equal(["alpha.calc", "beta.echo"], routed.Select(static m => m.GetProperty("name").GetString()));
+        var provider = Assert.Single(routed[1].GetProperty("x-providers").EnumerateArray());
+        Assert.Equal("beta.1", provider.GetProperty("client").GetString());
+        Assert.Equal("n0", provider.GetProperty("node").GetString());
+        Assert.Contains(document.EnumerateArray(), static m => m.GetProperty("name").GetString() == "list_methods");
+        var opsDocument = (await ops.CallAsync("rpc.discover")).GetProperty("result").GetProperty("methods");
+        Assert.Equal(["alpha.calc", "beta.echo", "beta.secret", "ops.restart"],
+            opsDocument.EnumerateArray().Where(static m => m.TryGetProperty("x-providers", out _)).Select(static m => m.GetProperty("name").GetString()));
+    }
+
+    [NatsFact]
     public async Task Cluster_UnauthenticatedOnOtherNode_CannotCallOrRegister()
     {
         await using var cluster = await StartAsync(output);
@@ -154,5 +202,52 @@ public sealed class SecurityClusterTests(ITestOutputHelper output)
         await Eventually.TrueAsync(() => !cluster[1].Router.Routes.TryGetValue("alpha.pay"u8.ToArray(), out var route) || route.Providers.Length == 0,
             "node 1 forgets alpha.pay");
         Answer.IsResult(await mallory.CallAsync("register_method", """{"method":"alpha.pay"}"""), "true");
+    }
+
+    [NatsFact]
+    public async Task Cluster_RivalExclusiveClaimsAcceptedOnTwoNodes_LowerOwnerKeepsTheNameOnBoth()
+    {
+        // Rival claims that each node accepted before it could know of the other's: made while node 1 is not yet in the
+        // cluster, as two claims made at the same moment would be. identity:alpha < identity:mallory.
+        static JsonRpcSecurityOptions Security()
+        {
+            var security = Teams();
+            security.Tokens.Add(Token("mallory", "mallory-token"));
+            security.Identities["mallory"] = new JsonRpcIdentityRules { Provide = Allow("alpha.pay") };
+            return security;
+        }
+
+        await using var cluster = await ClusterNodes.StartAsync(1, output, router: o => o.Security = Security());
+        await using var mallory = await ConnectAsAsync(cluster, 0, "mallory-token", "mallory", "mallory");
+        Answer.IsResult(await mallory.CallAsync("register_method", """{"method":"alpha.pay","exclusive":true}"""), "true");
+        LineClient? alpha = null;
+        try
+        {
+            await cluster.AddNodeAsync("n1", output, o => o.Security = Security(), beforeJoin: async host =>
+            {
+                alpha = await host.ConnectAsAsync("alpha-token", "alpha", "alpha.1");
+                Answer.IsResult(await alpha.CallAsync("register_method", """{"method":"alpha.pay","exclusive":true}"""), "true");
+            });
+
+            // Both nodes settle on alpha's claim: node 0 drops mallory's provider, node 1 forgets node 0's.
+            await Eventually.TrueAsync(() => OnlyProvider(cluster[0], peer: true) && OnlyProvider(cluster[1], peer: false), "alpha.pay settles on alpha");
+
+            // A call made on node 0 reaches alpha on node 1; mallory may not claim the name again.
+            await using var ops = await ConnectAsAsync(cluster, 0, "ops-token", "ops", "ops.1");
+            await ops.SendAsync(LineClient.Request(1, "alpha.pay", "[1]"));
+            Assert.Equal("alpha.pay", (await alpha!.ServeOneAsync("1")).GetProperty("method").GetString());
+            Answer.IsResult(await ops.ReadAsync(), "1");
+            Answer.IsError(await mallory.CallAsync("register_method", """{"method":"alpha.pay"}"""), RouterErrorCodes.ProviderConflict);
+        }
+        finally
+        {
+            if (alpha is not null)
+            {
+                await alpha.DisposeAsync();
+            }
+        }
+
+        static bool OnlyProvider(RouterHost node, bool peer)
+            => node.Router.Routes.TryGetValue("alpha.pay"u8.ToArray(), out var route) && route.Providers is [{ } only] && only.IsPeer == peer;
     }
 }

@@ -7,8 +7,6 @@ using System.Text;
 using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using static JsonRpc.Testing.Lines.SecurityKit;
@@ -25,6 +23,7 @@ public sealed class SecurityCertificateTests : IAsyncLifetime
     private readonly X509Certificate2 _stranger;
     private WebApplication? _app;
     private int _port;
+    private int _httpPort;
 
     public SecurityCertificateTests(ITestOutputHelper output)
     {
@@ -60,7 +59,8 @@ public sealed class SecurityCertificateTests : IAsyncLifetime
         return security;
     }
 
-    private async Task StartAsync(JsonRpcSecurityOptions security)
+    /// <param name="http">Also serve HTTPS (POST) and WSS at <c>/rpc</c> on another port, with the same certificate.</param>
+    private async Task StartAsync(JsonRpcSecurityOptions security, bool http = false)
     {
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
@@ -74,11 +74,19 @@ public sealed class SecurityCertificateTests : IAsyncLifetime
             o.CertificatePassword = "pw";
             o.ShutdownTimeout = TimeSpan.FromMilliseconds(500);
             o.Security = security;
+            o.HttpPort = http ? 0 : null;
         });
         builder.WebHost.ConfigureKestrel(kestrel => kestrel.ListenJsonRpcRouter());
         _app = builder.Build();
+        if (http)
+        {
+            _app.MapJsonRpcRouter("/rpc");
+        }
+
         await _app.StartAsync().WaitAsync(RouterHost.StartTimeout);
-        _port = new Uri(_app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single()).Port;
+        var listeners = _app.Services.GetRequiredService<JsonRpcRouterListeners>();
+        _port = listeners.Tcp!.Port;
+        _httpPort = listeners.Http?.Port ?? 0;
     }
 
     private JsonRpcRouter Router => _app!.Services.GetRequiredService<JsonRpcRouter>();
@@ -127,6 +135,74 @@ public sealed class SecurityCertificateTests : IAsyncLifetime
         }
 
         Answer.IsResult(await none.CallAsync("authenticate", """{"token":"ops-token"}"""), """{"identity":"ops","roles":[]}""");
+    }
+
+    private bool IsOurServer(X509Certificate? certificate) => certificate is not null && certificate.GetCertHashString() == _server.Thumbprint;
+
+    private async Task<HttpResponseMessage> PostAsync(X509Certificate2? client, string body)
+    {
+        using var handler = new HttpClientHandler { ServerCertificateCustomValidationCallback = (_, certificate, _, _) => IsOurServer(certificate) };
+        if (client is not null)
+        {
+            handler.ClientCertificateOptions = ClientCertificateOption.Manual;
+            handler.ClientCertificates.Add(client);
+        }
+
+        using var http = new HttpClient(handler) { Timeout = Bounded.Timeout };
+        using var content = new StringContent(body, Encoding.UTF8, "application/json");
+        var response = await http.PostAsync(new Uri($"https://127.0.0.1:{_httpPort}/rpc"), content).Within();
+        await response.Content.LoadIntoBufferAsync().Within();
+        return response;
+    }
+
+    [Fact]
+    public async Task ClientCertificate_OverHttpsPost_RequestIsItsIdentityAndUnmappedIs401()
+    {
+        await StartAsync(Security(_billing.GetCertHashString(HashAlgorithmName.SHA256)), http: true);
+
+        using var mapped = await PostAsync(_billing, "[" + string.Join(",",
+            LineClient.Request(1, "register_client", """{"name":"billing.1"}"""),
+            LineClient.Request(2, "register_method", """{"method":"web.page"}"""),
+            LineClient.Request(3, "get_server_stats")) + "]");
+        Assert.Equal(HttpStatusCode.OK, mapped.StatusCode);
+        var batch = JsonDocument.Parse(await mapped.Content.ReadAsStringAsync()).RootElement;
+        Answer.IsResult(ById(batch, 1), "true");
+        IsDenied(ById(batch, 2), "provide", "method", "web.page", "billing");
+        Assert.Equal(["billing"], ById(batch, 3).GetProperty("result").GetProperty("identities").EnumerateObject().Select(static p => p.Name));
+
+        foreach (var client in new[] { _stranger, null })
+        {
+            using var refused = await PostAsync(client, LineClient.Request(4, "get_server_stats"));
+            Assert.Equal(HttpStatusCode.Unauthorized, refused.StatusCode);
+        }
+    }
+
+    [Fact]
+    public async Task ClientCertificate_OverWss_ConnectionIsItsIdentity()
+    {
+        await StartAsync(Security(_billing.GetCertHashString(HashAlgorithmName.SHA256)), http: true);
+        var uri = new Uri($"wss://127.0.0.1:{_httpPort}/rpc");
+        await using var billing = await Testing.Web.WsClient.ConnectAsync(uri, configure: o =>
+        {
+            o.ClientCertificates.Add(_billing);
+            o.RemoteCertificateValidationCallback = (_, certificate, _, _) => IsOurServer(certificate);
+        });
+        await using var stranger = await Testing.Web.WsClient.ConnectAsync(uri, configure: o =>
+        {
+            o.ClientCertificates.Add(_stranger);
+            o.RemoteCertificateValidationCallback = (_, certificate, _, _) => IsOurServer(certificate);
+        });
+
+        // No authenticate call: the certificate shown at the TLS handshake says who it is.
+        Answer.IsResult(await billing.CallAsync(1, "register_client", """{"name":"billing.1"}"""), "true");
+        Answer.IsResult(await billing.CallAsync(2, "register_method", """{"method":"billing.charge"}"""), "true");
+        IsDenied(await billing.CallAsync(3, "register_method", """{"method":"web.page"}"""), "provide", "method", "web.page", "billing");
+        var stats = (await billing.CallAsync(4, "get_server_stats")).GetProperty("result");
+        Assert.Equal(1, IdentityStats(stats, "billing").GetProperty("connections").GetInt32());
+
+        // An unmapped certificate is no identity: unauthenticated, as without one.
+        IsRefusal(await stranger.CallAsync(1, "register_client", """{"name":"billing.2"}"""), RouterErrorCodes.NotAuthenticated, "not_authenticated",
+            "method", "billing.2", identity: null);
     }
 
     [Theory]

@@ -378,6 +378,7 @@ public sealed class SecurityPermissionTests(ITestOutputHelper output)
 
         var stats = await beta.StatsAsync();
         Assert.Equal(2, Refusals(stats, "exclusive"));
+        Assert.Equal(2, IdentityStats(await mallory.StatsAsync(), "mallory").GetProperty("refusals").GetInt64()); // counted against mallory too
 
         // Once alpha's providers are gone the name is free again.
         await alpha.DisposeAsync();

@@ -145,6 +145,7 @@ public sealed class SecurityQuotaTests(ITestOutputHelper output)
         await first.DisposeAsync();
         await Eventually.TrueAsync(() => server.Router.GetStats().Connections == 2, "the first connection is gone");
         await using var third = await server.ConnectAsAsync("single-token", "single", "single.1");
+        Assert.Equal(1, IdentityStats(await third.StatsAsync(), "single").GetProperty("refusals").GetInt64()); // counted against single too
     }
 
     [Fact]

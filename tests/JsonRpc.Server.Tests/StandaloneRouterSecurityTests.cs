@@ -34,6 +34,35 @@ public sealed partial class StandaloneRouterSecurityTests(ITestOutputHelper outp
         """;
 
     [Fact]
+    public async Task RouterProcess_SecurityFileWithBadPattern_ExitsNonZeroNamingTheEntryAndNeverTheToken()
+    {
+        var directory = Directory.CreateTempSubdirectory("jsonrpc-security-");
+        var file = Path.Combine(directory.FullName, "security.json");
+        await File.WriteAllTextAsync(file, $$"""
+            {
+              "Tokens": [
+                { "Identity": "web", "Token": "web-secret-token-9c1f" },
+                { "Identity": "calc", "Token": "calc-secret-token-77ab", "Sha256": "{{Sha256("calc-secret-token-77ab")}}" }
+              ],
+              "Identities": { "web": { "Call": [ "billing.>.x" ] } }
+            }
+            """);
+
+        var result = await ChildProcess.RunAsync(RouterProcess.Dll, ["--port", "0", "--security_file", file], timeout: Bound);
+        output.WriteLine(result.Stdout);
+        output.WriteLine(result.Stderr);
+
+        Assert.NotEqual(0, result.ExitCode);
+        var all = result.Stdout + result.Stderr;
+        Assert.Contains(all.Split('\n'), static line => line.Contains("Security:Identities:web:Call:Allow:0", StringComparison.Ordinal));
+        Assert.Contains(all.Split('\n'), static line => line.Contains("Security:Tokens:1", StringComparison.Ordinal)); // both Token and Sha256
+        Assert.DoesNotContain("web-secret-token-9c1f", all, StringComparison.Ordinal);
+        Assert.DoesNotContain("calc-secret-token-77ab", all, StringComparison.Ordinal);
+        Assert.DoesNotContain("listening on", all, StringComparison.Ordinal);
+        directory.Delete(recursive: true);
+    }
+
+    [Fact]
     public async Task RouterProcess_SecurityFileEdited_NewRulesEnforcedWithoutRestartAndSecretsNeverLogged()
     {
         var directory = Directory.CreateTempSubdirectory("jsonrpc-security-");

@@ -3,6 +3,7 @@ using System.Text.RegularExpressions;
 using JsonRpc.Client;
 using JsonRpc.Protocol;
 using JsonRpc.Server;
+using JsonRpc.Testing.Web;
 using JsonRpc.Web.Tests.Infrastructure;
 
 namespace JsonRpc.Web.Tests;

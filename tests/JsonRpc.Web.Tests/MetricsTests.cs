@@ -2,6 +2,8 @@ using System.Globalization;
 using System.Net;
 using System.Text.RegularExpressions;
 using JsonRpc.Client;
+using JsonRpc.Server;
+using JsonRpc.Testing.Web;
 using JsonRpc.Web.Tests.Infrastructure;
 
 namespace JsonRpc.Web.Tests;
@@ -71,6 +73,40 @@ public sealed partial class MetricsTests(ITestOutputHelper output)
         Assert.Contains("jsonrpc_router_calls_routed_total 3", one);
         Assert.Contains("jsonrpc_router_calls_routed_total 0", two);
         Assert.Single(one, l => l.StartsWith("# TYPE jsonrpc_router_calls_routed_total ", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Metrics_SecurityPolicy_PerIdentitySeriesCarryTheIdentityAndRefusalsTheReason()
+    {
+        var security = JsonRpc.Testing.Lines.SecurityKit.Teams();
+        security.Identities["alpha"].Quota = new JsonRpcQuota { CallsPerSecond = 0.01 }; // one call, then none for 100 s
+        await using var router = await RouterHost.StartAsync(o => o.Security = security, http: true);
+        await using var beta = await WsClient.ConnectAsync(router.WebSocketUri, bearer: "beta-token");
+        Json.IsResult(await beta.CallAsync(1, "register_client", """{"name":"beta.1"}"""), "true");
+        Json.IsResult(await beta.CallAsync(2, "register_method", """{"method":"beta.echo"}"""), "true");
+        await using var alpha = await WsClient.ConnectAsync(router.WebSocketUri, bearer: "alpha-token");
+
+        // A permission refusal (not charged to the rate), an allowed call, then a rate refusal.
+        Json.IsError(await alpha.CallAsync(1, "beta.secret", "[1]"), RouterErrorCodes.PermissionDenied);
+        await alpha.SendAsync(WsClient.Request(2, "beta.echo", "[2]"));
+        var request = await beta.ReceiveJsonAsync();
+        await beta.SendAsync($$"""{"jsonrpc":"2.0","id":{{request.GetProperty("id").GetRawText()}},"result":2}""");
+        Json.IsResult(await alpha.ReceiveJsonAsync(), "2");
+        Json.IsError(await alpha.CallAsync(3, "beta.echo", "[3]"), RouterErrorCodes.QuotaExceeded);
+
+        using var http = new HttpClient { Timeout = Bounded.Timeout };
+        var text = await http.GetStringAsync(new Uri($"http://127.0.0.1:{router.HttpPort}/metrics")).Within();
+        output.WriteLine(text);
+        var lines = text.Split('\n');
+        Assert.Contains("""jsonrpc_router_refusals_total{reason="call"} 1""", lines);
+        Assert.Contains("""jsonrpc_router_refusals_total{reason="rate"} 1""", lines);
+        Assert.Contains("""jsonrpc_router_refusals_total{reason="publish"} 0""", lines);
+        Assert.Contains("""jsonrpc_router_identity_calls_total{identity="alpha"} 1""", lines);
+        Assert.Contains("""jsonrpc_router_identity_refusals_total{identity="alpha"} 2""", lines);
+        Assert.Contains("""jsonrpc_router_identity_rate_limited_total{identity="alpha"} 1""", lines);
+        Assert.Contains("""jsonrpc_router_identity_connections{identity="alpha"} 1""", lines);
+        Assert.Contains("""jsonrpc_router_identity_refusals_total{identity="beta"} 0""", lines);
+        Assert.Contains("""jsonrpc_router_identity_connections{identity="beta"} 1""", lines);
     }
 
     [GeneratedRegex("""^[a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*")*\})? (\S+)$""")]

@@ -5,6 +5,7 @@ using System.Security.Cryptography.X509Certificates;
 using System.Text;
 using System.Text.RegularExpressions;
 using JsonRpc.Server;
+using JsonRpc.Testing.Web;
 using JsonRpc.Web.Tests.Infrastructure;
 
 namespace JsonRpc.Web.Tests;

@@ -95,6 +95,9 @@ internal static partial class RouterLog
     [LoggerMessage(34, LogLevel.Information, "Identity {Identity} ({ConnectionId}) may no longer {Permission} {Name}; removed.")]
     public static partial void RegistrationRevoked(ILogger logger, string identity, string connectionId, string permission, string name);
 
+    [LoggerMessage(41, LogLevel.Warning, "Connection {ConnectionId} ({ClientName}) no longer provides {Method}: {Owner} claimed it exclusively on node {Node} at the same time as {LocalOwner} here, and the lower owner wins on every node.")]
+    public static partial void ExclusiveClaimLost(ILogger logger, string connectionId, string? clientName, string method, string owner, string node, string localOwner);
+
     [LoggerMessage(37, LogLevel.Debug, "Connection {ConnectionId} ({ClientName}) has {Held} bytes waiting for it: not reading from it until it takes them.")]
     public static partial void ReadPaused(ILogger logger, string connectionId, string? clientName, long held);
 

@@ -254,6 +254,11 @@ internal sealed partial class RouterConnection
             : $"'{method}' is provided exclusively by {holder}.";
         if (_router.Security is { } policy)
         {
+            if (PrincipalUnder(policy) is { } principal)
+            {
+                Interlocked.Increment(ref principal.State.Refusals);
+            }
+
             _router.Audit.Refused(RefusalReason.Exclusive, Identity, ConnectionId, method, detail, policy.AuditLogsPerSecond);
         }
 
@@ -285,8 +290,8 @@ internal sealed partial class RouterConnection
             }
         }
 
-        public void RefuseConnections(SecurityPolicy policy, string identity, int limit)
-            => connection.RefuseConnections(policy, identity, limit, batch, _idToken, reply);
+        public void RefuseConnections(SecurityPolicy policy, RouterPrincipal principal, int limit)
+            => connection.RefuseConnections(policy, principal, limit, batch, _idToken, reply);
 
         /// <summary>Checks a permission on <paramref name="name"/>, answering the refusal when there is one.</summary>
         public bool May(PermissionKind kind, ReadOnlySpan<byte> name) => connection.May(kind, name, batch, _idToken, reply);

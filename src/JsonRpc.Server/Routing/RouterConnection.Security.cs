@@ -383,7 +383,7 @@ internal sealed partial class RouterConnection
             return true;
         }
 
-        RefuseConnections(identity.Policy, identity.Principal.Identity, limit, null, default, reply: true);
+        RefuseConnections(identity.Policy, identity.Principal, limit, null, default, reply: true);
         return false;
     }
 
@@ -464,15 +464,17 @@ internal sealed partial class RouterConnection
 
         if (!SignIn(policy, principal, source!, source!.Kind == AuthenticationKind.Jwt ? "JWT" : "token", out var limit))
         {
-            call.RefuseConnections(policy, principal.Identity, limit);
+            call.RefuseConnections(policy, principal, limit);
             return false;
         }
 
         return true;
     }
 
-    private void RefuseConnections(SecurityPolicy policy, string identity, int limit, BatchReply? batch, ReadOnlySpan<byte> idToken, bool reply)
+    private void RefuseConnections(SecurityPolicy policy, RouterPrincipal principal, int limit, BatchReply? batch, ReadOnlySpan<byte> idToken, bool reply)
     {
+        Interlocked.Increment(ref principal.State.Refusals);
+        var identity = principal.Identity;
         _router.Audit.Refused(RefusalReason.Connections, identity, ConnectionId, null, $"at its {limit} connections", policy.AuditLogsPerSecond);
         if (reply)
         {

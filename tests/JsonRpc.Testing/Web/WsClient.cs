@@ -2,7 +2,7 @@ using System.Net.WebSockets;
 using System.Text;
 using System.Text.Json;
 
-namespace JsonRpc.Web.Tests.Infrastructure;
+namespace JsonRpc.Testing.Web;
 
 /// <summary>A raw WebSocket peer of the router, to see exactly which messages and close statuses go over the wire.</summary>
 public sealed class WsClient : IAsyncDisposable
@@ -13,12 +13,18 @@ public sealed class WsClient : IAsyncDisposable
     {
     }
 
+    /// <summary>The client socket, to read its state and close status.</summary>
     public WebSocket Socket => _socket;
 
-    public static async Task<WsClient> ConnectAsync(Uri uri, string? origin = null, string? bearer = null)
+    /// <summary>
+    /// Connects to <paramref name="uri"/>, with an Origin and an Authorization: Bearer header when given;
+    /// <paramref name="configure"/> sets anything else (a client certificate for wss://).
+    /// </summary>
+    public static async Task<WsClient> ConnectAsync(Uri uri, string? origin = null, string? bearer = null, Action<ClientWebSocketOptions>? configure = null)
     {
         var client = new WsClient();
         client._socket.Options.KeepAliveInterval = TimeSpan.Zero;
+        configure?.Invoke(client._socket.Options);
         if (bearer is not null)
         {
             client._socket.Options.SetRequestHeader("Authorization", "Bearer " + bearer);
@@ -33,8 +39,10 @@ public sealed class WsClient : IAsyncDisposable
         return client;
     }
 
+    /// <summary>Sends <paramref name="json"/> as one text message.</summary>
     public Task SendAsync(string json) => SendAsync(Encoding.UTF8.GetBytes(json), WebSocketMessageType.Text);
 
+    /// <summary>Sends <paramref name="bytes"/> as one message of <paramref name="type"/>.</summary>
     public async Task SendAsync(byte[] bytes, WebSocketMessageType type)
         => await _socket.SendAsync(bytes, type, endOfMessage: true, CancellationToken.None).Within();
 
@@ -57,6 +65,7 @@ public sealed class WsClient : IAsyncDisposable
         return text;
     }
 
+    /// <summary>The next whole text message, parsed.</summary>
     public async Task<JsonElement> ReceiveJsonAsync() => JsonDocument.Parse(await ReceiveTextAsync()).RootElement.Clone();
 
     /// <summary>Reads and answers (or skips) messages until one whose id is <paramref name="id"/>.</summary>
@@ -73,6 +82,7 @@ public sealed class WsClient : IAsyncDisposable
         }
     }
 
+    /// <summary>The next whole message and its type (<see cref="WebSocketMessageType.Close"/> when the router closed).</summary>
     public async Task<(WebSocketMessageType Type, string Text)> ReceiveAsync()
     {
         var buffer = new byte[16 * 1024];
@@ -113,9 +123,11 @@ public sealed class WsClient : IAsyncDisposable
         return await ReceiveAnswerAsync(id);
     }
 
+    /// <summary>A request's JSON text.</summary>
     public static string Request(int id, string method, string? @params = null)
         => $"{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"{method}\"{(@params is null ? "" : ",\"params\":" + @params)}}}";
 
+    /// <summary>Closes the socket normally when it is open (bounded), then disposes it.</summary>
     public async ValueTask DisposeAsync()
     {
         if (_socket.State == WebSocketState.Open)
