@@ -80,7 +80,7 @@ internal static partial class RouterLog
     [LoggerMessage(31, LogLevel.Information, "Connection {ConnectionId} authenticated as {Identity} ({Method}).")]
     public static partial void Authenticated(ILogger logger, string connectionId, string identity, string method);
 
-    [LoggerMessage(41, LogLevel.Warning, "Security:Jwt has no {Entry}: any token its keys signed is accepted, whatever its iss and aud. Give Issuers and Audiences to accept only tokens issued by and for those.")]
+    [LoggerMessage(42, LogLevel.Warning, "Security:Jwt has no {Entry}: any token its keys signed is accepted, whatever its iss and aud. Give Issuers and Audiences to accept only tokens issued by and for those.")]
     public static partial void JwtUnscoped(ILogger logger, string entry);
 
     [LoggerMessage(40, LogLevel.Information, "Connection {ConnectionId}: the token of {Identity} expired at {Expires:O}; it is unauthenticated until it authenticates again.")]
