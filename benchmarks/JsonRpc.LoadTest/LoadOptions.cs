@@ -36,6 +36,8 @@ public sealed class LoadOptions
                                     DOTNET_gcServer=0
           --token TOKEN             callers and providers authenticate with it (a router given a security
                                     configuration, e.g. --router-env JsonRpcRouter__SecurityFile=rules.json)
+          --security-file PATH      the --router process gets --security_file PATH (identities, permissions,
+                                    quotas; see src/JsonRpc.Server/README.md)
           --router-pid PID          with --connect: the router's process, for its CPU time and RSS
           --peer none|streamjsonrpc|nats
                                     also run a peer on the same workload, in the same invocation:
@@ -63,6 +65,17 @@ public sealed class LoadOptions
                                     oversize, deep-nesting, or all), against a --router process; reports the
                                     router's RSS rise over idle and the throughput the innocent callers kept
           --hostile-count N         hostile connections at once, the kinds taken in turn            [1]
+          --flood-token TOKEN       instead of the workload: the noisy neighbour. Against one router process
+                                    (--router with --security-file), the measured callers (raw, --token,
+                                    --connections, --mode) run alone and then beside --flood-connections
+                                    connections authenticated with TOKEN that call `echo` as fast as they
+                                    are answered (--flood-window in flight each, never retrying), for
+                                    --rounds rounds; reports each phase's calls/s, p50/p99, the ratio with
+                                    over without, the flood's refusals (-32015) per second and the router's
+                                    CPU per call
+          --flood-connections N     flood connections                                           [4]
+          --flood-window W          calls in flight per flood connection                        [64]
+          --rounds R                rounds of the noisy-neighbour case (alone, then flooded)    [3]
           --soak SECONDS            the soak with faults (see README): a two-node cluster of --router processes
                                     on a nats-server, calls, batches, events and cancellations for SECONDS while
                                     providers, a node, nats-server and hostile connections come and go
@@ -133,6 +146,21 @@ public sealed class LoadOptions
 
     /// <summary>The token callers and providers authenticate with (<c>--token</c>), for a router with a security configuration.</summary>
     public string? Token { get; set; }
+
+    /// <summary>The security file the router process is started with (<c>--security_file</c>), or null.</summary>
+    public string? SecurityFile { get; set; }
+
+    /// <summary>The noisy neighbour's token (<c>--flood-token</c>); null to not run that case.</summary>
+    public string? FloodToken { get; set; }
+
+    /// <summary>The noisy neighbour's connections.</summary>
+    public int FloodConnections { get; set; } = 4;
+
+    /// <summary>Calls in flight per flood connection.</summary>
+    public int FloodWindow { get; set; } = 64;
+
+    /// <summary>Rounds of the noisy-neighbour case.</summary>
+    public int Rounds { get; set; } = 3;
 
     /// <summary>A peer to run on the same workload after ours.</summary>
     public Peer Peer { get; set; }
@@ -210,6 +238,7 @@ public sealed class LoadOptions
     {
         var options = new LoadOptions();
         var windowGiven = false;
+        var floodGiven = false;
         for (var i = 0; i < args.Count; i++)
         {
             var name = args[i];
@@ -312,6 +341,24 @@ public sealed class LoadOptions
                 case "--token":
                     options.Token = value;
                     break;
+                case "--security-file":
+                    options.SecurityFile = value;
+                    break;
+                case "--flood-token":
+                    options.FloodToken = value;
+                    break;
+                case "--flood-connections":
+                    options.FloodConnections = Int(name, value, 1, 1000);
+                    floodGiven = true;
+                    break;
+                case "--flood-window":
+                    options.FloodWindow = Int(name, value, 1, 65_536);
+                    floodGiven = true;
+                    break;
+                case "--rounds":
+                    options.Rounds = Int(name, value, 1, 100);
+                    floodGiven = true;
+                    break;
                 case "--router-pid":
                     options.RouterPid = Int(name, value, 1, int.MaxValue);
                     break;
@@ -386,6 +433,11 @@ public sealed class LoadOptions
             throw new ArgumentException("--from goes with --plot.");
         }
 
+        if (floodGiven && options.FloodToken is null)
+        {
+            throw new ArgumentException("--flood-connections, --flood-window and --rounds go with --flood-token.");
+        }
+
         Check(options);
 
         return options;
@@ -431,6 +483,16 @@ public sealed class LoadOptions
         if ((options.Hostile is not null || options.Soak is not null) && options.RouterPath is null)
         {
             throw new ArgumentException($"{(options.Soak is not null ? "--soak" : "--hostile")} measures router processes it starts: give --router PATH.");
+        }
+
+        if (options.SecurityFile is not null && options.RouterPath is null)
+        {
+            throw new ArgumentException("--security-file goes with --router.");
+        }
+
+        if (options.FloodToken is not null && options.RouterPath is null && options.RouterPid is null)
+        {
+            throw new ArgumentException("--flood-token measures a router process: give --router PATH (or --connect with --router-pid).");
         }
 
         if (options.StalledClient && options.RouterPath is null && options.RouterPid is null)

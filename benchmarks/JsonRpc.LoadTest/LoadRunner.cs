@@ -215,7 +215,7 @@ public static class LoadRunner
     /// CPU readings (this machine and, where it runs apart, the server's process) at the start and the end of the
     /// measured window, and the server process's system calls over the window (perf).
     /// </summary>
-    private static async Task<CpuSamples> SampleCpuAsync(RunClock clock, Task running, ProcessProbe? server)
+    internal static async Task<CpuSamples> SampleCpuAsync(RunClock clock, Task running, ProcessProbe? server)
     {
         await Task.WhenAny(running, Task.Delay(TimeUntil(clock.MeasureStart))).ConfigureAwait(false);
         var window = MeasuredWindow.Begin(server);
@@ -317,14 +317,7 @@ public static class LoadRunner
             Calls = measured,
             CallsPerSecond = Math.Round(measured / seconds, 1),
             PayloadMbps = Math.Round(measured * (double)options.PayloadBytes * 8 / 1e6 / seconds, 2),
-            Latency = new LatencyReport
-            {
-                P50Us = Micros(latency.Percentile(0.50)),
-                P99Us = Micros(latency.Percentile(0.99)),
-                P999Us = Micros(latency.Percentile(0.999)),
-                MaxUs = Micros(latency.Max),
-                MeanUs = Math.Round(latency.Mean / 1000, 1),
-            },
+            Latency = LatencyReport.From(latency),
             Errors = errors,
             Correctness = new CorrectnessReport
             {
@@ -343,6 +336,4 @@ public static class LoadRunner
             Router = stats,
         };
     }
-
-    private static double Micros(long nanoseconds) => Math.Round(nanoseconds / 1000.0, 1);
 }

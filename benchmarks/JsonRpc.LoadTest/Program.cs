@@ -91,6 +91,10 @@ static async Task<int> RunAsync(LoadOptions options, bool overwrite, Cancellatio
     {
         report = await JsonRpc.LoadTest.Hostile.HostileRun.RunAsync(options, Console.Out, cancellationToken);
     }
+    else if (options.FloodToken is not null)
+    {
+        report = await JsonRpc.LoadTest.Neighbour.NeighbourRun.RunAsync(options, Console.Out, cancellationToken);
+    }
     else if (options.StalledClient)
     {
         report = await StalledClientRun.RunAsync(options, Console.Out, cancellationToken);

@@ -259,6 +259,88 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
         return report;
     }
 
+    // Counts only, never speed (the committed run, benchmarks/results/security/neighbour, shows the throughput kept):
+    // the flood over its quota is refused at once with retry_after_ms, and no call of either side is lost or doubled.
+    [Fact]
+    public async Task Neighbour_FloodOverItsQuota_RefusedWithRetryAfterAndEveryCallAnsweredOnce()
+    {
+        var report = await RunNeighbourAsync("noisy-secret");
+        var neighbour = report.Neighbour!;
+        Assert.True(neighbour.Problem is null, neighbour.Problem);
+        Assert.True(report.AllCorrect);
+        var round = Assert.Single(neighbour.Rounds);
+        Assert.Null(round.Alone.Flood);
+        var flood = round.Flooded.Flood;
+        Assert.NotNull(flood);
+        Assert.True(flood.Refusals > 0 && flood.MinRetryAfterMs > 0, $"the flood over its quota was not refused with a retry_after_ms: {flood}");
+        Assert.True(flood.RefusalsPerSecond > 0, $"no refusal in the measured window: {flood}");
+        Assert.Equal(0, flood.Missing);
+        Assert.Equal(0, flood.OtherErrors);
+        Assert.Equal(flood.Calls, flood.Results + flood.Refusals);
+        Assert.True(neighbour.FloodRefusals >= flood.Refusals && neighbour.FloodCalls >= flood.Calls, $"{neighbour}");
+        Assert.True(neighbour.MeasuredCalls > 0 && round.Alone.CallsPerSecond > 0 && round.Flooded.CallsPerSecond > 0, $"{round}");
+        Assert.Contains("| 1 | 2 x 1 in flight, 64 B |", MarkdownTableOf(report), StringComparison.Ordinal);
+    }
+
+    // The check has teeth: a flood whose identity has no quota is never refused, and the case says it shows nothing.
+    [Fact]
+    public async Task Neighbour_FloodWithoutQuota_FailsForWantOfRefusals()
+    {
+        var report = await RunNeighbourAsync("web-secret");
+        Assert.Equal(0, report.Neighbour!.FloodRefusals);
+        Assert.Contains("never refused", report.Neighbour.Problem, StringComparison.Ordinal);
+        Assert.False(report.AllCorrect);
+    }
+
+    /// <summary>One round of 1 s phases against a router process with the case's security file; the flood authenticates with <paramref name="floodToken"/>.</summary>
+    private async Task<LoadReport> RunNeighbourAsync(string floodToken)
+    {
+        var security = Path.Combine(RepositoryLayout.Root, "benchmarks", "results", "security", "neighbour", "security.json");
+        var options = LoadOptions.Parse(["--router", RouterProcess.Dll, "--security-file", security, "--token", "web-secret", "--flood-token", floodToken,
+            "--flood-connections", "2", "--flood-window", "16", "--rounds", "1", "--connections", "2", "--payload", "64",
+            "--duration", "1", "--warmup", "0.5", "--grace", "10"]);
+        var progress = new StringWriter();
+        LoadAuth.Token = options.Token;
+        try
+        {
+            var report = await JsonRpc.LoadTest.Neighbour.NeighbourRun.RunAsync(options, progress, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(120));
+            ReportPrinter.Print(report, progress);
+            AssertNeighbourJson(report);
+            return report;
+        }
+        finally
+        {
+            LoadAuth.Token = null;
+            output.WriteLine(progress.ToString());
+        }
+    }
+
+    private static string MarkdownTableOf(LoadReport report)
+    {
+        var folder = Directory.CreateTempSubdirectory("neighbour-table-");
+        try
+        {
+            File.WriteAllText(Path.Combine(folder.FullName, "neighbour.json"), JsonSerializer.Serialize(report, LoadReportJsonContext.Default.LoadReport));
+            return MarkdownTable.FromFolder(folder.FullName);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    private static void AssertNeighbourJson(LoadReport report)
+    {
+        using var json = JsonDocument.Parse(JsonSerializer.Serialize(report, LoadReportJsonContext.Default.LoadReport));
+        var neighbour = json.RootElement.GetProperty("neighbour");
+        AssertFields(neighbour, "router", "rounds", "median_ratio", "measured_calls", "flood_calls", "flood_refusals", "problem");
+        var round = neighbour.GetProperty("rounds")[0];
+        AssertFields(round, "round", "alone", "flooded", "ratio");
+        AssertFields(round.GetProperty("flooded"), "calls_per_second", "latency", "router", "router_cpu_us_per_answer", "cpu", "flood");
+        AssertFields(round.GetProperty("flooded").GetProperty("flood"), "calls", "results", "refusals", "other_errors", "missing",
+            "refusals_per_second", "results_per_second", "min_retry_after_ms", "max_retry_after_ms");
+    }
+
     [Theory]
     [InlineData("--peer streamjsonrpc", "--direct")]
     [InlineData("--peer nats --direct", "--peer nats")]
@@ -268,6 +350,9 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
     [InlineData("--router-env DOTNET_gcServer=0", "--router")]
     [InlineData("--stalled-client", "--router")]
     [InlineData("--hostile all", "--router")]
+    [InlineData("--flood-token t", "--router")]
+    [InlineData("--security-file s.json", "--router")]
+    [InlineData("--rounds 2", "--flood-token")]
     [InlineData("--soak 60", "--router")]
     [InlineData("--hostile nonsense --router x.dll", "hostile kind")]
     [InlineData("--peer zeromq", "--peer")]

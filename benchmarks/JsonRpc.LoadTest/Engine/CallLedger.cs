@@ -95,15 +95,25 @@ internal sealed class CallLedger
         return true;
     }
 
-    /// <summary>A result for call <paramref name="id"/>; <paramref name="isEcho"/> tells whether it was the echo of its payload.</summary>
-    public void Answer(long id, bool isEcho, long now)
+    /// <summary>
+    /// A result for call <paramref name="id"/>; <paramref name="isEcho"/> tells whether it was the echo of its payload.
+    /// False when it answered no call in flight (a duplicate, or an id never sent).
+    /// </summary>
+    public bool Answer(long id, bool isEcho, long now)
     {
-        if (TryRelease(id, now) && !isEcho)
+        if (!TryRelease(id, now))
+        {
+            return false;
+        }
+
+        if (!isEcho)
         {
             Mismatches++;
             Volatile.Write(ref _errors, _errors + 1);
             Problem($"call {id}: the result is not the echo of its payload");
         }
+
+        return true;
     }
 
     /// <summary>An error answer for call <paramref name="id"/> (or a call that failed on the client side).</summary>
@@ -116,6 +126,12 @@ internal sealed class CallLedger
             Problem($"call {id}: {detail}");
         }
     }
+
+    /// <summary>
+    /// An answer whose kind the caller judges itself (the flood's refusals, which are what it expects): only checked
+    /// against the calls in flight. False when it answered none (a duplicate, or an id never sent).
+    /// </summary>
+    public bool Settle(long id, long now) => TryRelease(id, now);
 
     /// <summary>Something arrived that answers no call of ours (unreadable, or without a usable id).</summary>
     public void Stray(string detail)

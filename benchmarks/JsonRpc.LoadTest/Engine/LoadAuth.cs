@@ -10,6 +10,9 @@ internal static class LoadAuth
     public static string? Token { get; set; }
 
     /// <summary>The <c>authenticate</c> request for the token, or null.</summary>
-    public static byte[]? AuthenticateLine
-        => Token is null ? null : System.Text.Encoding.UTF8.GetBytes("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"authenticate\",\"params\":{\"token\":\"" + Token + "\"}}");
+    public static byte[]? AuthenticateLine => Token is null ? null : AuthenticateLineFor(Token);
+
+    /// <summary>The <c>authenticate</c> request for <paramref name="token"/> (the noisy neighbour's own).</summary>
+    public static byte[] AuthenticateLineFor(string token)
+        => System.Text.Encoding.UTF8.GetBytes("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"authenticate\",\"params\":{\"token\":\"" + token + "\"}}");
 }

@@ -53,6 +53,12 @@ internal static partial class ServerLaunch
         {
             arguments.AddRange(["--max_connections", Text(limits.MaxConnections)]);
         }
+
+        if (options.SecurityFile is { } security)
+        {
+            arguments.AddRange(["--security_file", Path.GetFullPath(security)]);
+        }
+
         var environment = options.RouterEnvironment.Select(pair => new KeyValuePair<string, string>(pair[..pair.IndexOf('=', StringComparison.Ordinal)], pair[(pair.IndexOf('=', StringComparison.Ordinal) + 1)..]));
         return ServerProcess.StartAsync(fileName, arguments, environment, RouterListening(), cancellationToken);
     }

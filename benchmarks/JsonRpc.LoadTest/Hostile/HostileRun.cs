@@ -95,44 +95,9 @@ public static class HostileRun
         };
     }
 
-    private sealed record Phase(double CallsPerSecond, long Calls, string? Problem);
-
-    /// <summary>Fresh innocent callers for one phase: a warm-up, the measured window, and a grace for the last answers.</summary>
-    private static async Task<Phase> RunInnocentAsync(EndPoint endPoint, LoadOptions options, TimeSpan warmup, CancellationToken cancellationToken)
-    {
-        var clock = new RunClock(warmup, options.Duration, options.Grace);
-        var callers = new List<ICaller>();
-        try
-        {
-            for (var i = 0; i < options.Connections; i++)
-            {
-                var connect = await RawCaller.ConnectAsync(endPoint, new EchoPayload(options.PayloadBytes, i), 1, cancellationToken).ConfigureAwait(false);
-                callers.Add(connect(clock));
-            }
-
-            using var hardStop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-            hardStop.CancelAfter(clock.UntilHardStop);
-            await Task.WhenAll(callers.Select(c => c.RunAsync(hardStop.Token))).ConfigureAwait(false);
-            var ledgers = callers.SelectMany(c => c.Ledgers).ToList();
-            var measured = ledgers.Sum(l => l.Measured);
-            var problem = ledgers.Select(Check).FirstOrDefault(p => p is not null);
-            return new Phase(measured / options.Duration.TotalSeconds, ledgers.Sum(l => l.Sent), problem);
-        }
-        finally
-        {
-            foreach (var caller in callers)
-            {
-                await caller.DisposeAsync().ConfigureAwait(false);
-            }
-        }
-    }
-
-    private static string? Check(CallLedger ledger) =>
-        ledger.Failure ?? ledger.FirstProblem
-        ?? (ledger.Sent == 0 ? "an innocent caller made no call"
-            : ledger.Answered != ledger.Sent ? $"an innocent caller got {ledger.Answered} answers to {ledger.Sent} calls"
-            : ledger.Errors > 0 ? $"an innocent caller got {ledger.Errors} errors"
-            : null);
+    /// <summary>Fresh innocent callers for one phase (closed loop): a warm-up, the measured window, and a grace for the last answers.</summary>
+    private static Task<CallerPhaseResult> RunInnocentAsync(EndPoint endPoint, LoadOptions options, TimeSpan warmup, CancellationToken cancellationToken)
+        => CallerPhase.RunAsync(endPoint, options, 1, new RunClock(warmup, options.Duration, options.Grace), cancellationToken);
 }
 
 /// <summary>A provider of <see cref="HostileClient.HoldMethod"/> that never answers (until the router cancels the call).</summary>

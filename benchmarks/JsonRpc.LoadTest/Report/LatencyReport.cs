@@ -18,6 +18,16 @@ public sealed record LatencyReport
     /// <summary>The mean, exact.</summary>
     public double MeanUs { get; init; }
 
+    /// <summary>The percentiles, max and mean of <paramref name="latency"/> (nanoseconds), in microseconds.</summary>
+    internal static LatencyReport From(Engine.LatencyHistogram latency) => new()
+    {
+        P50Us = Micros(latency.Percentile(0.50)),
+        P99Us = Micros(latency.Percentile(0.99)),
+        P999Us = Micros(latency.Percentile(0.999)),
+        MaxUs = Micros(latency.Max),
+        MeanUs = Math.Round(latency.Mean / 1000, 1),
+    };
+
     /// <summary>How the numbers were taken.</summary>
     public string Method { get; init; } = LatencyMethod;
 
@@ -27,4 +37,6 @@ public sealed record LatencyReport
         + "(JsonRpcClient callers: before CallAsync and when it completed); "
         + "log-linear histogram (exact below 1024 ns, then 512 buckets per power of two, <= 0.2% wide); "
         + "a percentile is the upper edge of the bucket holding the ceil(q*n)-th value; max and mean exact";
+
+    private static double Micros(long nanoseconds) => Math.Round(nanoseconds / 1000.0, 1);
 }

@@ -12,13 +12,20 @@ public static class MarkdownTable
     {
         var table = new StringBuilder();
         var stalledRows = new StringBuilder();
+        var neighbourRows = new StringBuilder();
         var machines = new SortedSet<string>(StringComparer.Ordinal);
         var started = new List<DateTimeOffset>();
         table.AppendLine("| file | workload | server | callers | provider | calls/s | payload Mbps | p50 us | p99 us | p99.9 us | max us | correct | server process: CPU in the window, per call / peak RSS | server syscalls per call | CPU: load generator / others |");
         table.AppendLine("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | --- |");
         foreach (var path in Directory.GetFiles(folder, "*.json").Order(StringComparer.Ordinal))
         {
-            var report = JsonSerializer.Deserialize(File.ReadAllText(path), LoadReportJsonContext.Default.LoadReport);
+            var text = File.ReadAllText(path);
+            if (!IsReport(text))
+            {
+                continue;
+            }
+
+            var report = JsonSerializer.Deserialize(text, LoadReportJsonContext.Default.LoadReport);
             if (report is null)
             {
                 continue;
@@ -30,6 +37,14 @@ public static class MarkdownTable
             {
                 stalledRows.AppendLine(string.Create(CultureInfo.InvariantCulture,
                     $"| {Path.GetFileName(path)} | router{Settings(stalled.Router)} | {stalled.PayloadBytes} B to {stalled.Method} | {stalled.BaselineRssMb:N1} | {stalled.PeakRssMb:N1} | {stalled.RiseMb:N1} | {(stalled.Dropped ? $"yes, after {stalled.Seconds:N1} s" : "NO")} | {(stalled.OthersServed ? "yes" : "NO")} ({stalled.OtherCalls:N0} calls) |"));
+            }
+
+            if (report.Neighbour is { } neighbour)
+            {
+                foreach (var round in neighbour.Rounds)
+                {
+                    neighbourRows.AppendLine(NeighbourRow(Path.GetFileName(path), neighbour, round));
+                }
             }
 
             foreach (var run in report.Runs)
@@ -47,6 +62,14 @@ public static class MarkdownTable
             table.Append(stalledRows);
         }
 
+        if (neighbourRows.Length > 0)
+        {
+            table.AppendLine();
+            table.AppendLine("| file | round | measured callers | alone calls/s | p50 / p99 us | router CPU us per call | flooded calls/s | p50 / p99 us | router CPU us per call / per answer | flooded / alone | flood | refusals/s | flood results/s | load generator CPU alone / flooded | correct |");
+            table.AppendLine("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | --- |");
+            table.Append(neighbourRows);
+        }
+
         if (started.Count > 0)
         {
             table.AppendLine();
@@ -55,6 +78,21 @@ public static class MarkdownTable
         }
 
         return table.ToString();
+    }
+
+    /// <summary>Whether a JSON file is this tool's report (a results folder may also hold the files a case ran with, such as a security file).</summary>
+    private static bool IsReport(string json)
+    {
+        using var document = JsonDocument.Parse(json);
+        return document.RootElement.ValueKind == JsonValueKind.Object
+            && document.RootElement.TryGetProperty("tool", out var tool) && tool.ValueKind == JsonValueKind.String && tool.ValueEquals(LoadReport.ToolName);
+    }
+
+    private static string NeighbourRow(string file, NeighbourReport neighbour, NeighbourRoundReport round)
+    {
+        var (alone, flooded) = (round.Alone, round.Flooded);
+        return string.Create(CultureInfo.InvariantCulture,
+            $"| {file} | {round.Round} | {neighbour.Connections} x {neighbour.Window} in flight, {Size(neighbour.PayloadBytes)} | {alone.CallsPerSecond:N0} | {alone.Latency.P50Us:N0} / {alone.Latency.P99Us:N0} | {alone.Router?.CpuUsPerCall:N1} | {flooded.CallsPerSecond:N0} | {flooded.Latency.P50Us:N0} / {flooded.Latency.P99Us:N0} | {flooded.Router?.CpuUsPerCall:N1} / {flooded.RouterCpuUsPerAnswer:N1} | {round.Ratio:P1} | {neighbour.FloodConnections} x {neighbour.FloodWindow} in flight | {flooded.Flood?.RefusalsPerSecond:N0} | {flooded.Flood?.ResultsPerSecond:N0} | {alone.Cpu?.ProcessPercent:0}% / {flooded.Cpu?.ProcessPercent:0}% | {(neighbour.Problem is null ? "yes" : "NO")} |");
     }
 
     /// <summary>The server's name as the tables show it.</summary>

@@ -109,5 +109,23 @@ public static class ReportPrinter
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"  router: {hostile.Router.CpuSeconds:N2} s CPU in the hostile phase, RSS {hostile.Router.StartRssMb:N1} MB at start; {hostile.Router.Command}"));
         }
+
+        if (report.Neighbour is { } neighbour)
+        {
+            output.WriteLine();
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"Noisy neighbour: {neighbour.Connections} measured callers x {neighbour.Window} in flight beside a flood of {neighbour.FloodConnections} x {neighbour.FloodWindow} in flight, {neighbour.Rounds.Count} rounds of {neighbour.PhaseSeconds:0.#} s a phase"));
+            foreach (var round in neighbour.Rounds)
+            {
+                output.WriteLine(Neighbour.NeighbourRun.Line(round));
+            }
+
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  measured calls/s with the flood over without, median of the rounds: {neighbour.MedianRatio:P1}"));
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  every measured call answered once, correctly, and every flood call once: {(neighbour.Problem is null ? "PASS" : "FAIL")} ({neighbour.MeasuredCalls:N0} measured calls, {neighbour.FloodCalls:N0} flood calls, {neighbour.FloodRefusals:N0} refused){(neighbour.Problem is null ? string.Empty : $"; {neighbour.Problem}")}"));
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  router: {neighbour.Router.CpuSeconds:N2} s CPU over the case, peak RSS {neighbour.Router.PeakRssMb:N1} MB; {neighbour.Router.Command}"));
+        }
     }
 }
