@@ -43,6 +43,36 @@ public sealed class SecurityQuotaTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public async Task CallsPerSecond_FloodFarPastTheRate_HeldToItThroughReading_EveryCallAnsweredOnce_OtherIdentityServed()
+    {
+        // 600 calls written at once by an identity allowed 20 a second: the first 32 refusals come at once, then the
+        // router reads that connection only as its bucket refills (the read pauses show it), so the flood costs the
+        // router a refusal burst per pause; every call still gets exactly one answer, and the other identity is served.
+        await using var server = await StartAsync(Quotas("limited", new JsonRpcQuota { CallsPerSecond = 20, Burst = 5 }), output);
+        await using var provider = await server.ConnectAsAsync("svc-token", "svc", "svc");
+        await provider.ProvideAsync("svc.echo");
+        var serving = ServeAllAsync(provider);
+        await using var limited = await server.ConnectAsAsync("limited-token", "limited");
+        await using var other = await server.ConnectAsAsync("other-token", "other");
+        var pausesBefore = server.Router.GetStats().ReadPauses;
+
+        var flood = CallManyAsync(limited, "svc.echo", 600, 1);
+        var otherAnswers = await CallManyAsync(other, "svc.echo", 200, 1000);
+        var answers = await flood;
+
+        Assert.Equal(600, answers.Select(static a => a.GetProperty("id").GetInt32()).Distinct().Count());
+        var results = answers.Count(static a => a.TryGetProperty("result", out _));
+        var refused = answers.Where(static a => a.TryGetProperty("error", out _)).ToList();
+        Assert.Equal(600, results + refused.Count);
+        Assert.All(refused, a => IsRefusal(a, RouterErrorCodes.QuotaExceeded, "rate", "method", "svc.echo", "limited"));
+        Assert.InRange(results, 5, 599);
+        Assert.True(server.Router.GetStats().ReadPauses > pausesBefore, "the flooding connection was never paused");
+        Assert.All(otherAnswers, a => Assert.Equal(a.GetProperty("id").GetInt32(), a.GetProperty("result").GetInt32()));
+        await provider.DisposeAsync();
+        await serving.WaitAsync(TimeSpan.FromSeconds(15));
+    }
+
+    [Fact]
     public async Task CallsPerSecond_OverRate_RefusedWithRetryAfterWhileOtherIdentityIsServedInFull()
     {
         // A bucket of 3 refilled once per 100 s: exactly 3 of the limited identity's calls pass, however slow the machine.

@@ -16,6 +16,10 @@ internal sealed partial class RouterConnection
     private IdentityState? _connectionCounted;
     private IdentityState? _flightState;
     private Timer? _expiryTimer;
+
+    // Rate refusals since this connection last had a call taken (read loop only); see WithinRate.
+    private int _rateRefusalsInRow;
+    private const int RateFloodRefusals = 32;
     private DateTime? _expiredAt;
 
     /// <summary>
@@ -237,12 +241,23 @@ internal sealed partial class RouterConnection
         var state = principal.State;
         if (state.TryAcquireRate(out var retryAfter))
         {
+            _rateRefusalsInRow = 0;
             Interlocked.Increment(ref state.Calls);
             return true;
         }
 
         Interlocked.Increment(ref state.RateLimited);
         Interlocked.Increment(ref state.Refusals);
+
+        // Each refusal is answered at once. A connection that keeps calling past its rate (RateFloodRefusals refusals
+        // without a call taken between them) is then read only once the identity's bucket has a call again (within
+        // the read pause's cap): a flood is held to the rate through TCP and costs the router a few refusals per
+        // pause instead of one for every call it can write, while a client merely bursting past it is told at once.
+        if (++_rateRefusalsInRow >= RateFloodRefusals)
+        {
+            _rateRefusalsInRow = 0;
+            _penaltyMs = Math.Min(Math.Max(_penaltyMs, (int)Math.Ceiling(retryAfter.TotalMilliseconds)), MaxPenaltyMs);
+        }
         var what = Encoding.UTF8.GetString(method);
         _router.Audit.Refused(RefusalReason.Rate, principal.Identity, ConnectionId, what, "over its calls per second", policy.AuditLogsPerSecond);
         if (reply)
