@@ -38,6 +38,7 @@ try
     builder.Services.AddJsonRpcCluster(); // joins a cluster only when --nats_url (NatsUrl) is set
     RouterTelemetry.Add(builder);         // traces and metrics over OTLP only when --otlp_endpoint is set
     builder.WebHost.ConfigureKestrel(kestrel => kestrel.ListenJsonRpcRouter());
+    RouterIo.Apply(builder);              // socket threads, and messages handled on them (before any socket starts)
 
     var app = builder.Build();
     options = app.Services.GetRequiredService<IOptions<JsonRpcRouterOptions>>().Value;

@@ -22,11 +22,12 @@ internal static class RouterCommandLine
         .. JsonRpcRouterConfiguration.Options,
         .. JsonRpcClusterConfiguration.Options,
         .. RouterTelemetry.Options,
+        .. RouterIo.Options,
     ];
 
     /// <summary>The snake_case switches of the router and of the cluster, for <c>AddCommandLine</c>.</summary>
     public static IDictionary<string, string> SwitchMappings { get; } = JsonRpcRouterConfiguration.CommandLineSwitchMappings
-        .Concat(JsonRpcClusterConfiguration.CommandLineSwitchMappings).Concat(RouterTelemetry.SwitchMappings).ToDictionary(StringComparer.OrdinalIgnoreCase);
+        .Concat(JsonRpcClusterConfiguration.CommandLineSwitchMappings).Concat(RouterTelemetry.SwitchMappings).Concat(RouterIo.SwitchMappings).ToDictionary(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>
     /// Checks <paramref name="args"/>: returns an exit code when the process should stop here (after --help, or on a

@@ -87,4 +87,95 @@ public sealed class OutboundQueueTests
         Assert.Equal(EnqueueResult.Full, stalled.Enqueue(new OutboundMessage(ArrayPool<byte>.Shared.Rent(256), 40), owed: true));
         stalled.Complete(discard: true);
     }
+
+    // The wake-up tests below stay on one thread from WriterWakes.Begin to End, as a read loop does (the wake-ups held
+    // are the thread's), so they wait for the writer synchronously: it goes on on the pool or on this very thread, never
+    // on a context that this blocking could hold up.
+#pragma warning disable xUnit1031 // blocking on the writer's task: see above
+
+    // The writer as the router runs it: awaits the queue's wait and notes the thread it went on on.
+    private static async Task<(bool More, int Thread)> WriterAsync(ValueTask<bool> wait)
+    {
+        var more = await wait.ConfigureAwait(false);
+        return (more, Environment.CurrentManagedThreadId);
+    }
+
+    private static OutboundMessage Message(int size) => new(ArrayPool<byte>.Shared.Rent(size), size);
+
+    [Fact]
+    public void Enqueue_WhileAReadIsHandled_WakesTheWriterOnlyAtItsEnd_OnTheReadersThread()
+    {
+        var queue = new OutboundQueue(1 << 20);
+        var writer = WriterAsync(queue.WaitAsync());
+        Assert.False(writer.IsCompleted);
+
+        Assert.True(WriterWakes.Begin());
+        Assert.False(WriterWakes.Begin()); // a read loop further up holds them already
+        Assert.Equal(EnqueueResult.Queued, queue.Enqueue(Message(100)));
+        Assert.Equal(EnqueueResult.Queued, queue.Enqueue(Message(100)));
+        Assert.False(writer.IsCompleted); // held: the read is still being handled
+
+        WriterWakes.End();
+        Assert.True(writer.IsCompleted); // woken before End returned, so on this thread, not the pool's
+        Assert.Equal((true, Environment.CurrentManagedThreadId), writer.Result);
+        Assert.True(queue.TryDequeue(out var first));
+        Assert.True(queue.TryDequeue(out var second));
+        first.Return();
+        second.Return();
+
+        // Outside a read the writer is woken at once, on the pool.
+        writer = WriterAsync(queue.WaitAsync());
+        Assert.Equal(EnqueueResult.Queued, queue.Enqueue(Message(100)));
+        Assert.True(writer.Wait(TimeSpan.FromSeconds(30)));
+        Assert.True(writer.Result.More);
+        queue.Complete(discard: true);
+    }
+
+    [Fact]
+    public void Enqueue_PastTheDeferredBytesWhileAReadIsHandled_WakesTheWriterAtOnce()
+    {
+        // A read that routes a lot to one connection does not hold all of it back until the read is handled.
+        var queue = new OutboundQueue(16 << 20);
+        var writer = WriterAsync(queue.WaitAsync());
+        Assert.True(WriterWakes.Begin());
+        try
+        {
+            var queued = 0L;
+            while (queued <= OutboundQueue.MaxDeferredBytes)
+            {
+                Assert.False(writer.IsCompleted);
+                Assert.Equal(EnqueueResult.Queued, queue.Enqueue(Message(16 * 1024)));
+                queued += 16 * 1024;
+            }
+
+            Assert.True(writer.Wait(TimeSpan.FromSeconds(30)), "the writer was not woken past the deferred bytes");
+            Assert.True(writer.Result.More);
+        }
+        finally
+        {
+            WriterWakes.End(); // nothing left to wake: a no-op for this queue
+        }
+
+        queue.Complete(discard: true);
+    }
+
+    [Fact]
+    public void Complete_WhileAWakeIsHeld_WakesTheWriterOnce_AndEndThenDoesNothing()
+    {
+        var queue = new OutboundQueue(1 << 20);
+        var writer = WriterAsync(queue.WaitAsync());
+        Assert.True(WriterWakes.Begin());
+        Assert.Equal(EnqueueResult.Queued, queue.Enqueue(Message(100)));
+        Assert.False(writer.IsCompleted);
+
+        queue.Complete(discard: true); // the connection closes in the middle of the read
+        Assert.True(writer.Wait(TimeSpan.FromSeconds(30)));
+        Assert.False(writer.Result.More); // discarded: nothing left to write
+        WriterWakes.End();
+        Assert.Equal(0, queue.QueuedBytes);
+
+        // The next wait of a completed queue ends at once.
+        Assert.False(queue.WaitAsync().Result);
+    }
+#pragma warning restore xUnit1031
 }

@@ -1,3 +1,5 @@
+using System.Globalization;
+using System.Text;
 using System.Text.Json;
 
 namespace JsonRpc.Server.Tests;
@@ -261,5 +263,72 @@ public sealed class RoutingTests(ITestOutputHelper output)
         await provider.ReadAsync();
         var forwarded = await provider.ReadAsync();
         Assert.Equal("work", forwarded.GetProperty("method").GetString());
+    }
+
+    [Fact]
+    public async Task OneWriteOfCallsToSeveralProviders_EachGetsItsCallsInOrder_AndEveryAnswerComesBack()
+    {
+        // One read brings 450 calls for three providers (about 300 KB each, past what the router holds back until the
+        // read is handled) and events between them: the writers woken once the read is handled, and the one woken early
+        // because its queue grew, must together deliver everything, in order, once.
+        await using var server = await RouterServer.StartAsync(output: output);
+        var providers = new List<LineClient>();
+        for (var p = 0; p < 3; p++)
+        {
+            providers.Add(await server.ConnectRegisteredAsync("p" + p, "work" + p));
+        }
+
+        await using var subscriber = await server.ConnectRegisteredAsync("s");
+        await subscriber.SubscribeAsync("tick");
+        await using var caller = await server.ConnectAsync();
+        var filler = new string('x', 2000);
+        var batch = new StringBuilder();
+        const int PerProvider = 150;
+        for (var i = 0; i < PerProvider; i++)
+        {
+            for (var p = 0; p < 3; p++)
+            {
+                batch.Append(LineClient.Request($"c{p}-{i}", "work" + p, $$"""{"n":{{i}},"filler":"{{filler}}"}""")).Append('\n');
+            }
+
+            if (i % 50 == 0)
+            {
+                batch.Append(LineClient.Notification("tick", $$"""{"n":{{i}}}""")).Append('\n');
+            }
+        }
+
+        var serving = providers.Select((provider, p) => Task.Run(async () =>
+        {
+            for (var i = 0; i < PerProvider; i++)
+            {
+                var request = await provider.ReadAsync();
+                Assert.Equal(i, request.GetProperty("params").GetProperty("n").GetInt32()); // in the order sent
+                await provider.SendAsync($$"""{"jsonrpc":"2.0","id":{{request.GetProperty("id").GetRawText()}},"result":{{p * 1000 + i}}}""");
+            }
+        })).ToArray();
+        await caller.SendRawAsync(Encoding.UTF8.GetBytes(batch.ToString()));
+
+        var seen = new HashSet<string>();
+        for (var k = 0; k < 3 * PerProvider; k++)
+        {
+            var answer = await caller.ReadAsync();
+            var id = answer.GetProperty("id").GetString()!;
+            Assert.True(seen.Add(id), $"{id} answered twice");
+            var parts = id[1..].Split('-');
+            Assert.Equal(int.Parse(parts[0], CultureInfo.InvariantCulture) * 1000 + int.Parse(parts[1], CultureInfo.InvariantCulture),
+                answer.GetProperty("result").GetInt32());
+        }
+
+        await Task.WhenAll(serving).WaitAsync(LineClient.ReadTimeout);
+        for (var i = 0; i < PerProvider; i += 50)
+        {
+            var tick = await subscriber.ReadAsync();
+            Assert.Equal(i, tick.GetProperty("params").GetProperty("n").GetInt32());
+        }
+
+        foreach (var provider in providers)
+        {
+            await provider.DisposeAsync();
+        }
     }
 }

@@ -9,6 +9,13 @@ namespace JsonRpc.Server.Routing;
 /// message sizes: a flood of 40-byte answers, each in a buffer of at least 256 bytes, would otherwise hold six times
 /// the bound. The writer waits through a reusable <see cref="IValueTaskSource{TResult}"/>, so the steady state
 /// allocates nothing.
+/// <para>
+/// Waking the writer: a message queued by a read loop while it handles what one read brought (see
+/// <see cref="WriterWakes"/>) wakes the writer on that same thread once the read is handled, instead of through the
+/// thread pool: the writer then frames and flushes every message the read led to in one go, and the connection that
+/// caused them pays for it, with no thread hop and no wake-up of an idle pool thread per message. Anything else (timers,
+/// host methods, a queue that grew past <see cref="MaxDeferredBytes"/> meanwhile) wakes it on the thread pool.
+/// </para>
 /// </summary>
 internal sealed class OutboundQueue : IValueTaskSource<bool>
 {
@@ -20,7 +27,22 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
     private long _bytes;
     private bool _completed;
     private bool _waiting;
-    private ManualResetValueTaskSourceCore<bool> _signal = new() { RunContinuationsAsynchronously = true };
+
+    // Whether the writer's wake-up is held in this thread's WriterWakes until its read is handled.
+    private bool _wakeDeferred;
+
+    // The writer's wait: one at a time, so one continuation, one result and a version that tells stale awaiters apart.
+    private static readonly Action<object?> s_signalled = static _ => { };
+    private Action<object?>? _continuation;
+    private object? _continuationState;
+    private bool _result;
+    private short _version;
+
+    /// <summary>
+    /// Past this many queued bytes a deferred wake-up is not held any longer: the writer is woken on the thread pool
+    /// at once, so that a read that routes a lot to one connection does not hold it all back until the read is handled.
+    /// </summary>
+    internal const long MaxDeferredBytes = 256 * 1024;
 
     // Past the bound, a client still counts as reading while its writer took a message this recently (answers released
     // to it together, e.g. a batch and the errors of others, pass the bound for a moment); past twice the bound it is
@@ -86,13 +108,25 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
             if (_waiting)
             {
                 _waiting = false;
+                if (WriterWakes.TryDefer(this))
+                {
+                    _wakeDeferred = true;
+                }
+                else
+                {
+                    wake = true;
+                }
+            }
+            else if (_wakeDeferred && _bytes > MaxDeferredBytes)
+            {
+                _wakeDeferred = false;
                 wake = true;
             }
         }
 
         if (wake)
         {
-            _signal.SetResult(true);
+            Signal(true, inline: false);
         }
 
         return EnqueueResult.Queued;
@@ -113,9 +147,11 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
                 return new ValueTask<bool>(false);
             }
 
-            _signal.Reset();
+            _version++;
+            _continuation = null;
+            _continuationState = null;
             _waiting = true;
-            return new ValueTask<bool>(this, _signal.Version);
+            return new ValueTask<bool>(this, _version);
         }
     }
 
@@ -185,16 +221,57 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
             }
 
             any = _count > 0;
-            if (_waiting)
+            if (_waiting || _wakeDeferred)
             {
                 _waiting = false;
+                _wakeDeferred = false;
                 wake = true;
             }
         }
 
         if (wake)
         {
-            _signal.SetResult(any);
+            Signal(any, inline: false);
+        }
+    }
+
+    /// <summary>
+    /// Runs a wake-up <see cref="WriterWakes"/> held: <paramref name="inline"/>, the writer goes on on this thread (no
+    /// locks held here) until it waits again, for the socket or for more messages. A no-op when the wake-up already
+    /// went another way.
+    /// </summary>
+    internal void RunDeferredWake(bool inline)
+    {
+        lock (_lock)
+        {
+            if (!_wakeDeferred)
+            {
+                return;
+            }
+
+            _wakeDeferred = false;
+        }
+
+        Signal(true, inline);
+    }
+
+    // Completes the writer's wait; called once per wait, by whoever took the waiting flag under the lock.
+    private void Signal(bool result, bool inline)
+    {
+        _result = result;
+        var continuation = Interlocked.Exchange(ref _continuation, s_signalled);
+        if (continuation is null)
+        {
+            return; // the writer has not begun to wait: it finds the wait completed
+        }
+
+        if (inline)
+        {
+            continuation(_continuationState);
+        }
+        else
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(continuation, _continuationState, preferLocal: false);
         }
     }
 
@@ -210,10 +287,36 @@ internal sealed class OutboundQueue : IValueTaskSource<bool>
         _head = 0;
     }
 
-    bool IValueTaskSource<bool>.GetResult(short token) => _signal.GetResult(token);
+    bool IValueTaskSource<bool>.GetResult(short token)
+    {
+        CheckToken(token);
+        return Volatile.Read(ref _continuation) == s_signalled ? _result : throw new InvalidOperationException("The writer's wait has not completed.");
+    }
 
-    ValueTaskSourceStatus IValueTaskSource<bool>.GetStatus(short token) => _signal.GetStatus(token);
+    ValueTaskSourceStatus IValueTaskSource<bool>.GetStatus(short token)
+    {
+        CheckToken(token);
+        return Volatile.Read(ref _continuation) == s_signalled ? ValueTaskSourceStatus.Succeeded : ValueTaskSourceStatus.Pending;
+    }
 
+    // The writer awaits with ConfigureAwait(false) and its state machine restores its own execution context, so the
+    // flags ask for nothing to capture.
     void IValueTaskSource<bool>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
-        => _signal.OnCompleted(continuation, state, token, flags);
+    {
+        CheckToken(token);
+        _continuationState = state;
+        if (Interlocked.CompareExchange(ref _continuation, continuation, null) is not null)
+        {
+            // Signalled in between: go on on the pool, as an awaiter that found it completed late would.
+            ThreadPool.UnsafeQueueUserWorkItem(continuation, state, preferLocal: true);
+        }
+    }
+
+    private void CheckToken(short token)
+    {
+        if (token != _version)
+        {
+            throw new InvalidOperationException("The writer's wait was awaited twice.");
+        }
+    }
 }

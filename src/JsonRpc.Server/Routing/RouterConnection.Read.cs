@@ -30,6 +30,7 @@ internal sealed partial class RouterConnection
             var result = await input.ReadAsync().ConfigureAwait(false);
             var buffer = result.Buffer;
             var stoppedEarly = false;
+            var holdingWakes = WriterWakes.Begin();
             try
             {
                 if (result.IsCanceled || IsClosing)
@@ -122,6 +123,10 @@ internal sealed partial class RouterConnection
 
                 NotePartialMessage(!stoppedEarly && !buffer.IsEmpty);
                 ChargePartialMessage(stoppedEarly ? 0 : buffer.Length);
+                if (holdingWakes)
+                {
+                    WriterWakes.End(); // what this read led to goes out now, from this thread
+                }
             }
         }
     }
