@@ -32,14 +32,15 @@ public sealed class StandaloneRouterIoTests(ITestOutputHelper output)
     }
 
     [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public async Task InlineIo_RoutesOnTheSocketThread_OtherwiseOnThePool(bool inline)
+    [InlineData(true, new[] { "--inline_io", "true", "--io_threads", "1" })]
+    [InlineData(false, new[] { "--inline_io", "false", "--io_threads", "1" })]
+    [InlineData(false, new string[0])] // the default: the router is shared, so no client's messages hold up another's thread
+    public async Task InlineIo_RoutesOnTheSocketThread_OtherwiseOnThePool(bool inline, string[] args)
     {
         // 20,000 routed calls cost the router half a CPU-second or more, enough for the kernel's per-thread tick counts
         // (10 ms each) to tell where they ran: inline, on the one socket thread; otherwise the socket thread only hands
         // each message to the pool, and the pool's workers receive, route and send it.
-        await using var router = await RouterProcess.StartListeningAsync(["--io_threads", "1", "--inline_io", inline ? "true" : "false"], Bound);
+        await using var router = await RouterProcess.StartListeningAsync(args, Bound);
         try
         {
             var before = Threads(router.Process.Id);
