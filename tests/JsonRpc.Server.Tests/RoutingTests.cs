@@ -268,19 +268,30 @@ public sealed class RoutingTests(ITestOutputHelper output)
     [Fact]
     public async Task OneWriteOfCallsToSeveralProviders_EachGetsItsCallsInOrder_AndEveryAnswerComesBack()
     {
-        // One read brings 450 calls for three providers (about 300 KB each, past what the router holds back until the
-        // read is handled) and events between them: the writers woken once the read is handled, and the one woken early
-        // because its queue grew, must together deliver everything, in order, once.
         await using var server = await RouterServer.StartAsync(output: output);
+        await OneWriteOfCallsToSeveralProvidersAsync(server.Port);
+    }
+
+    /// <summary>
+    /// One read brings 450 calls for three providers (about 300 KB each, past what a router with inline I/O holds back
+    /// until the read is handled) and events between them: every provider must get its calls in order, the subscriber
+    /// its events, and the caller every answer once. Also run against the standalone router with inline I/O.
+    /// </summary>
+    internal static async Task OneWriteOfCallsToSeveralProvidersAsync(int port)
+    {
         var providers = new List<LineClient>();
         for (var p = 0; p < 3; p++)
         {
-            providers.Add(await server.ConnectRegisteredAsync("p" + p, "work" + p));
+            var provider = await LineClient.ConnectAsync(port);
+            await provider.RegisterAsync("p" + p);
+            await provider.ProvideAsync("work" + p);
+            providers.Add(provider);
         }
 
-        await using var subscriber = await server.ConnectRegisteredAsync("s");
+        await using var subscriber = await LineClient.ConnectAsync(port);
+        await subscriber.RegisterAsync("s");
         await subscriber.SubscribeAsync("tick");
-        await using var caller = await server.ConnectAsync();
+        await using var caller = await LineClient.ConnectAsync(port);
         var filler = new string('x', 2000);
         var batch = new StringBuilder();
         const int PerProvider = 150;

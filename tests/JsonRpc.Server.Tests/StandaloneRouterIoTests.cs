@@ -65,6 +65,22 @@ public sealed class StandaloneRouterIoTests(ITestOutputHelper output)
         }
     }
 
+    [Fact]
+    public async Task InlineIo_OneWriteOfCallsToSeveralProviders_EachGetsItsCallsInOrder()
+    {
+        // Inline, the writers a read wakes run on the socket thread once the read is handled (the router holds their
+        // wake-ups until then, and wakes one early when 256 KiB wait for it): the same checks as the in-process router's.
+        await using var router = await RouterProcess.StartListeningAsync(["--inline_io", "true"], Bound);
+        try
+        {
+            await RoutingTests.OneWriteOfCallsToSeveralProvidersAsync(router.Port);
+        }
+        finally
+        {
+            output.WriteLine(router.Log);
+        }
+    }
+
     // A provider and a caller over the router's TCP port, calls one after another, each answer checked.
     private static async Task RouteCallsAsync(int port, int calls)
     {

@@ -10,9 +10,9 @@ namespace JsonRpc.Server.Routing;
 /// the bound. The writer waits through a reusable <see cref="IValueTaskSource{TResult}"/>, so the steady state
 /// allocates nothing.
 /// <para>
-/// Waking the writer: a message queued by a read loop while it handles what one read brought (see
-/// <see cref="WriterWakes"/>) wakes the writer on that same thread once the read is handled, instead of through the
-/// thread pool: the writer then frames and flushes every message the read led to in one go, and the connection that
+/// Waking the writer: where socket completions run inline, a message queued by a read loop while it handles what one
+/// read brought (see <see cref="WriterWakes"/>) wakes the writer on that same thread once the read is handled, instead
+/// of through the thread pool: the writer then frames and flushes every message the read led to in one go, and the connection that
 /// caused them pays for it, with no thread hop and no wake-up of an idle pool thread per message. Anything else (timers,
 /// host methods, a queue that grew past <see cref="MaxDeferredBytes"/> meanwhile) wakes it on the thread pool.
 /// </para>

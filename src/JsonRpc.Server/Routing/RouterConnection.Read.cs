@@ -30,7 +30,7 @@ internal sealed partial class RouterConnection
             var result = await input.ReadAsync().ConfigureAwait(false);
             var buffer = result.Buffer;
             var stoppedEarly = false;
-            var holdingWakes = WriterWakes.Begin();
+            var holdingWakes = WriterWakes.InProcess && WriterWakes.Begin();
             try
             {
                 if (result.IsCanceled || IsClosing)

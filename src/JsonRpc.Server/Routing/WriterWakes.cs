@@ -6,9 +6,22 @@ namespace JsonRpc.Server.Routing;
 /// read was handled (see <see cref="OutboundQueue"/>). A read of 30 calls for one provider thus becomes one flush to it
 /// instead of up to 30 wake-ups of its writer on the thread pool. Per thread; a read loop never awaits between
 /// <see cref="Begin"/> and <see cref="End"/>.
+/// <para>
+/// Read loops hold wake-ups only where the process runs socket completions inline (<see cref="InProcess"/>): there a
+/// writer woken on the pool would take every routed message off the socket thread, which is what inline handling is
+/// for. Elsewhere three alternated rounds on a 2-core VM showed no gain from it (benchmarks/results/syscalls), so the
+/// router keeps its writers on the pool as before.
+/// </para>
 /// </summary>
 internal static class WriterWakes
 {
+    /// <summary>
+    /// Whether this process runs socket completions on the epoll threads (.NET's
+    /// <c>DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1</c>, which the standalone router's <c>inline_io</c> sets before
+    /// its first socket), read once.
+    /// </summary>
+    public static bool InProcess { get; } = Environment.GetEnvironmentVariable("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS") == "1";
+
     [ThreadStatic]
     private static List<OutboundQueue>? t_held;
 
