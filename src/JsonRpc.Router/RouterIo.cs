@@ -63,7 +63,7 @@ internal static class RouterIo
         var inline = false;
         if (inlineText is not null && !bool.TryParse(inlineText, out inline))
         {
-            throw new InvalidOperationException($"inline_io: '{inlineText}' is neither true nor false.");
+            throw new InvalidOperationException($"{Options[0]}: '{inlineText}' is neither true nor false.");
         }
 
         var threadsText = section["IoThreads"] ?? section["io_threads"];
@@ -72,7 +72,7 @@ internal static class RouterIo
         {
             if (!int.TryParse(threadsText, NumberStyles.None, CultureInfo.InvariantCulture, out var given) || given is < 1 or > 1024)
             {
-                throw new InvalidOperationException($"io_threads: '{threadsText}' is not a number of threads from 1 to 1024.");
+                throw new InvalidOperationException($"{Options[1]}: '{threadsText}' is not a number of threads from 1 to 1024.");
             }
 
             threads = given;

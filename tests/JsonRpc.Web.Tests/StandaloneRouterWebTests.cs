@@ -86,6 +86,8 @@ public sealed partial class StandaloneRouterWebTests(ITestOutputHelper output)
     [InlineData("max_memory", "1000", "max_outbound_buffer_size")] // a failed validation names both settings
     [InlineData("node_name", "bad/name", "node_name")]
     [InlineData("certificate_path", "/no/such/file.pfx", "certificate_path")]
+    [InlineData("io_threads", "0", "from 1 to 1024")]
+    [InlineData("inline_io", "maybe", "neither true nor false")]
     public async Task UnusableValue_ExitsWithUsageError_OneLineNamingTheSetting(string option, string value, string named)
     {
         await using var router = RouterProcess.Start("--port", "0", "--" + option, value, "--nats_url", "nats://127.0.0.1:1");
