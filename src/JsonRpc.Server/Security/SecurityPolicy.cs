@@ -115,8 +115,9 @@ internal sealed class SecurityPolicy
 
         _default = options.Default is { } d ? CompiledRules.Create(d, "Security:Default", problems) : null;
         var anonymousRules = options.Anonymous is { } a ? CompiledRules.Create(a, "Security:Anonymous", problems) : null;
-        _claims = Claims([.. _identities.Values, .. _roles.Values, _default, anonymousRules], static r => r.Provide.Allow);
-        _nameClaims = Claims([.. _identities.Values, .. _roles.Values, _default, anonymousRules], static r => r.ClientNames.Allow);
+        CompiledRules?[] everyRule = [.. _identities.Values, .. _roles.Values, _default, anonymousRules];
+        _claims = Claims(everyRule, static r => r.Provide.Allow);
+        _nameClaims = Claims(everyRule, static r => r.ClientNames.Allow);
         if (anonymousRules is not null)
         {
             Anonymous = Make(AnonymousIdentity, [], authenticated: false, [anonymousRules], anonymousRules.Quota, anonymousRules.Monitor);
