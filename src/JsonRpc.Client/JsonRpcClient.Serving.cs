@@ -298,7 +298,7 @@ public sealed partial class JsonRpcClient
         // Tracked here on the read loop, before the handler is queued, so that a $/cancelRequest read next finds it.
         var id = info.Kind == JsonRpcMessageKind.Request ? info.GetId(message) : RequestId.None;
         var token = connection.Cancellation.Begin(id);
-        ThreadPool.UnsafeQueueUserWorkItem(new IncomingCall(dispatcher, connection, _logger, message, info, id, token), preferLocal: false);
+        connection.Defer(new IncomingCall(dispatcher, connection, _logger, message, info, id, token));
     }
 
     /// <summary>

@@ -67,6 +67,37 @@ public sealed class CallTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task CallAsync_ContinuationBlocksUntilALaterAnswerReadWithItRuns_BothComplete()
+    {
+        // Answers read together resume their callers one after another on one pool thread. A continuation that blocks
+        // that thread until the caller of a later answer of the same read has run must not wait for ever: the watch
+        // hands the rest to the pool within a few milliseconds. Both answers go in one write, the blocking one first.
+        _server.Unanswered["held"] = true;
+        using var secondResumed = new ManualResetEventSlim();
+        var first = Task.Run(async () =>
+        {
+            var result = await _client.CallAsync<int>("held", new[] { 1 }).ConfigureAwait(false);
+            return (result, released: secondResumed.Wait(TimeSpan.FromSeconds(20)));
+        });
+        var second = Task.Run(async () =>
+        {
+            var result = await _client.CallAsync<int>("held", new[] { 2 }).ConfigureAwait(false);
+            secondResumed.Set();
+            return result;
+        });
+        await Eventually.TrueAsync(() => _server.Received.Count(m => m.Contains("\"held\"")) == 2, "both calls sent");
+        var ids = _server.Received.Where(m => m.Contains("\"held\""))
+            .OrderBy(m => m.Contains("[1]") ? 0 : 1)
+            .Select(m => JsonDocument.Parse(m).RootElement.GetProperty("id").GetRawText())
+            .ToArray();
+
+        await _server.SendTogetherToAllAsync([$"{{\"jsonrpc\":\"2.0\",\"id\":{ids[0]},\"result\":10}}", $"{{\"jsonrpc\":\"2.0\",\"id\":{ids[1]},\"result\":20}}"]);
+
+        Assert.Equal((10, true), await first.WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.Equal(20, await second.Within());
+    }
+
+    [Fact]
     public async Task CallAsync_PositionalObjectArray_BindsByPosition()
     {
         Assert.Equal(7, await _client.CallAsync<int>("add", new object?[] { 3, 4 }).Within());

@@ -109,6 +109,48 @@ public sealed class ServingTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task AddMethod_HandlerBlocksUntilALaterCallReadWithIt_BothAnswered()
+    {
+        // Calls read together start one after another on one pool thread; one whose handler blocks that thread must
+        // not keep the calls read after it from running (the watch hands them to the pool within a few milliseconds).
+        // Here the first call waits for the second: run strictly in turn, it would wait its full 20 s and say so.
+        using var secondRan = new ManualResetEventSlim();
+        _client.AddMethod("first", () => secondRan.Wait(TimeSpan.FromSeconds(20)) ? "released" : "timed out", TestJsonContext.Default.String);
+        _client.AddMethod("second", () =>
+        {
+            secondRan.Set();
+            return "ran";
+        }, TestJsonContext.Default.String);
+
+        var answers = await _server.CallClientTogetherAsync(("first", null), ("second", null));
+
+        Assert.Contains("\"result\":\"released\"", answers[0]);
+        Assert.Contains("\"result\":\"ran\"", answers[1]);
+    }
+
+    [Fact]
+    public async Task AddMethod_ManyCallsReadTogether_EachAnsweredOnce()
+    {
+        // Sixty-four and more calls in one read are run in batches of 64: every one is answered, with its own result.
+        var ran = new ConcurrentDictionary<int, int>();
+        _client.AddMethod("square", (int[] p) =>
+        {
+            ran.AddOrUpdate(p[0], 1, (_, count) => count + 1);
+            return p[0] * p[0];
+        }, TestJsonContext.Default.Int32Array, TestJsonContext.Default.Int32);
+
+        var answers = await _server.CallClientTogetherAsync(Enumerable.Range(0, 150).Select(n => ("square", (string?)$"[{n}]")).ToArray());
+
+        for (var n = 0; n < 150; n++)
+        {
+            Assert.Contains($"\"result\":{n * n}}}", answers[n]);
+        }
+
+        Assert.Equal(150, ran.Count);
+        Assert.All(ran.Values, count => Assert.Equal(1, count));
+    }
+
+    [Fact]
     public async Task RemoveMethodAsync_MethodNoLongerServed()
     {
         _client.AddMethod("gone", () => 1);

@@ -16,7 +16,7 @@ namespace JsonRpc.Client.Internal;
 /// short lock (no await inside, so contended writers never allocate) while one pump moves everything buffered to the
 /// socket, so concurrent callers share socket writes.
 /// </summary>
-internal sealed class ClientConnection : IAsyncDisposable
+internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
 {
     // The pipe never pauses (threshold 0), so a flush completes inside the lock; back-pressure is applied before the
     // lock instead, against the bytes the pump has not sent yet (HighWater / LowWater).
@@ -62,6 +62,10 @@ internal sealed class ClientConnection : IAsyncDisposable
     private int _incomingCalls;
     private TaskCompletionSource? _drained;
 
+    // The read loop's batch being filled, and one that has run, kept for reuse (see ReadBatch).
+    private ReadBatch? _batch;
+    private ReadBatch? _spareBatch;
+
     private ClientConnection(Socket? socket, WebSocket? webSocket, Stream stream, Func<IJsonRpcFramer> framer, string endPoint, TimeSpan sendTimeout)
     {
         _sendTimeout = sendTimeout;
@@ -88,14 +92,15 @@ internal sealed class ClientConnection : IAsyncDisposable
     public bool IsBackedUp => Volatile.Read(ref _unsent) >= HighWater;
 
     /// <summary>
-    /// An answer read here is about to resume its caller on the thread pool, and the caller will likely write its next
-    /// call: until every such caller has run (<see cref="ReleaseWrites"/>), writes are held in the outgoing pipe (up to
-    /// <see cref="MaxHeldBytes"/>) rather than each waking the send pump, so that the calls prompted by one read leave
-    /// in one send instead of one each. Nothing waits on a timer: the last caller to run sends what is held.
+    /// A message read here is about to resume its caller (or run a call of the peer's) on the thread pool, which will
+    /// likely write (its next call, the answer): until every such piece of work has run (<see cref="ReleaseWrites"/>),
+    /// writes are held in the outgoing pipe (up to <see cref="MaxHeldBytes"/>) rather than each waking the send pump,
+    /// so that what one read leads to leaves in one send instead of one each. Nothing waits on a timer: the last to run
+    /// sends what is held.
     /// </summary>
-    public void HoldWrites() => Interlocked.Increment(ref _resuming);
+    private void HoldWrites() => Interlocked.Increment(ref _resuming);
 
-    /// <summary>A caller resumed by <see cref="HoldWrites"/> has run; the last one sends what was held.</summary>
+    /// <summary>Work deferred with <see cref="HoldWrites"/> has run; the last one sends what was held.</summary>
     public void ReleaseWrites()
     {
         if (Interlocked.Decrement(ref _resuming) == 0)
@@ -111,7 +116,7 @@ internal sealed class ClientConnection : IAsyncDisposable
     }
 
     /// <summary>
-    /// A hold that has held writes for a whole <see cref="HeldWriteWatch"/> period (a caller's continuation that blocks its
+    /// A hold that has held writes for a whole <see cref="PeriodWatch"/> period (a caller's continuation that blocks its
     /// thread, say waiting synchronously for another call on this client, whose request would otherwise stay held):
     /// sends what is held, and lets every write go at once until the callers of that period have all run.
     /// </summary>
@@ -126,6 +131,41 @@ internal sealed class ClientConnection : IAsyncDisposable
 
             _holdBroken = true;
             FlushHeldLocked();
+        }
+    }
+
+    bool IPeriodWatched.OnPeriodElapsed(int epoch, ref int seen)
+    {
+        BreakHold(epoch);
+        return false;
+    }
+
+    /// <summary>
+    /// Queues work a message read here led to (a caller to resume, a call to serve; read loop only): it runs once this
+    /// read is handled, in one <see cref="ReadBatch"/> with the rest of the read's work, and writes are held until it
+    /// has run (<see cref="HoldWrites"/>), so that what the batch writes leaves together.
+    /// </summary>
+    public void Defer(IThreadPoolWorkItem item)
+    {
+        HoldWrites();
+        var batch = _batch ??= Interlocked.Exchange(ref _spareBatch, null) ?? new ReadBatch(this);
+        batch.Add(item);
+        if (batch.IsFull)
+        {
+            StartBatch();
+        }
+    }
+
+    /// <summary>A batch whose work has all run, back for the read loop to fill again.</summary>
+    public void ReturnBatch(ReadBatch batch) => Interlocked.CompareExchange(ref _spareBatch, batch, null);
+
+    /// <summary>Starts what this read has deferred (read loop only).</summary>
+    private void StartBatch()
+    {
+        if (_batch is { IsEmpty: false } batch)
+        {
+            _batch = null;
+            batch.Start();
         }
     }
 
@@ -405,7 +445,7 @@ internal sealed class ClientConnection : IAsyncDisposable
             else if (!_holdWatched)
             {
                 _holdWatched = true;
-                HeldWriteWatch.Watch(this, _holdEpoch);
+                PeriodWatch.Watch(this, _holdEpoch);
             }
 
             Interlocked.Add(ref _unsent, framed);
@@ -518,6 +558,7 @@ internal sealed class ClientConnection : IAsyncDisposable
                 }
                 finally
                 {
+                    StartBatch();
                     _input.AdvanceTo(buffer.Start, buffer.End);
                 }
             }

@@ -22,7 +22,6 @@ internal sealed class PendingCall : IValueTaskSource, IThreadPoolWorkItem
     private byte[]? _buffer;
     private byte[]? _handOver;
     private int _length;
-    private ClientConnection? _resumeOn;
 
     public PendingCall(int slot)
     {
@@ -99,8 +98,8 @@ internal sealed class PendingCall : IValueTaskSource, IThreadPoolWorkItem
     public bool TryClaim(long id) => id != 0 && Interlocked.CompareExchange(ref _activeId, 0, id) == id;
 
     /// <summary>
-    /// The answer, read by <paramref name="connection"/>'s read loop: that connection holds its writes back until the
-    /// caller's continuation has run (see <see cref="ClientConnection.HoldWrites"/>).
+    /// The answer, read by <paramref name="connection"/>'s read loop: the caller resumes with the rest of that read's
+    /// work (see <see cref="ClientConnection.Defer"/>).
     /// </summary>
     public void SetResult(ReadOnlySpan<byte> result, ClientConnection? connection)
     {
@@ -127,32 +126,24 @@ internal sealed class PendingCall : IValueTaskSource, IThreadPoolWorkItem
         Complete(null);
     }
 
-    /// <summary>Queues the completion: the awaiting caller goes on on a pool thread (<see cref="Execute"/>).</summary>
+    /// <summary>
+    /// Queues the completion: the awaiting caller goes on on a pool thread (<see cref="Execute"/>), with the rest of
+    /// the read's work when <paramref name="connection"/>'s read loop completes it (<see cref="ClientConnection.Defer"/>).
+    /// </summary>
     private void Complete(ClientConnection? connection)
     {
-        connection?.HoldWrites();
-        _resumeOn = connection;
-        ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: true);
+        if (connection is null)
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: true);
+        }
+        else
+        {
+            connection.Defer(this);
+        }
     }
 
-    /// <summary>
-    /// Completes the call, which runs the caller's continuation here up to its next await (typically its next call,
-    /// written to the connection), then lets the connection send what the answers it read have led to.
-    /// </summary>
-    public void Execute()
-    {
-        // Read before completing: the caller may reuse this slot for its next call, answered on another thread.
-        var connection = _resumeOn;
-        _resumeOn = null;
-        try
-        {
-            _core.SetResult(true);
-        }
-        finally
-        {
-            connection?.ReleaseWrites();
-        }
-    }
+    /// <summary>Completes the call, which runs the caller's continuation here up to its next await (typically its next call).</summary>
+    public void Execute() => _core.SetResult(true);
 
     /// <summary>Makes the slot ready for its next use; only the caller that awaited the call does this.</summary>
     internal void Reset()

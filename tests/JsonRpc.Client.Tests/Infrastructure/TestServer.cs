@@ -64,6 +64,15 @@ public sealed class TestServer : IAsyncDisposable
         }
     }
 
+    /// <summary>Sends several messages to every connected client in one write, so that each client reads them together.</summary>
+    public async Task SendTogetherToAllAsync(IEnumerable<string> messages)
+    {
+        foreach (var connection in _connections.Keys)
+        {
+            await connection.WriteAsync(messages.Select(m => (ReadOnlyMemory<byte>)Encoding.UTF8.GetBytes(m)).ToArray());
+        }
+    }
+
     /// <summary>Calls a method the (single) connected client serves and returns the whole answer message.</summary>
     public async Task<string> CallClientAsync(string method, string? paramsJson)
     {
@@ -73,6 +82,28 @@ public sealed class TestServer : IAsyncDisposable
         var p = paramsJson is null ? "" : ",\"params\":" + paramsJson;
         await SendToAllAsync($"{{\"jsonrpc\":\"2.0\",\"id\":\"{id}\",\"method\":\"{method}\"{p}}}");
         return await answer.Task.WaitAsync(TimeSpan.FromSeconds(10));
+    }
+
+    /// <summary>
+    /// Calls several methods the (single) connected client serves with one write, so that the client reads them
+    /// together, and returns each whole answer message in the order of <paramref name="calls"/>.
+    /// </summary>
+    public async Task<string[]> CallClientTogetherAsync(params (string Method, string? ParamsJson)[] calls)
+    {
+        var answers = new Task<string>[calls.Length];
+        var lines = new string[calls.Length];
+        for (var i = 0; i < calls.Length; i++)
+        {
+            var id = "s" + Interlocked.Increment(ref _serverCallId);
+            var answer = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+            _serverCalls[id] = answer;
+            answers[i] = answer.Task;
+            var p = calls[i].ParamsJson is null ? "" : ",\"params\":" + calls[i].ParamsJson;
+            lines[i] = $"{{\"jsonrpc\":\"2.0\",\"id\":\"{id}\",\"method\":\"{calls[i].Method}\"{p}}}";
+        }
+
+        await SendTogetherToAllAsync(lines);
+        return await Task.WhenAll(answers).WaitAsync(TimeSpan.FromSeconds(30));
     }
 
     /// <summary>Aborts every connection (the listener keeps accepting).</summary>
@@ -246,13 +277,20 @@ public sealed class TestServer : IAsyncDisposable
     {
         private readonly SemaphoreSlim _writeLock = new(1, 1);
 
-        public async Task WriteAsync(ReadOnlyMemory<byte> message)
+        public Task WriteAsync(ReadOnlyMemory<byte> message) => WriteAsync([message]);
+
+        /// <summary>Frames every message into one buffer and sends it with one write.</summary>
+        public async Task WriteAsync(ReadOnlyMemory<byte>[] messages)
         {
             await _writeLock.WaitAsync();
             try
             {
                 var framed = new ArrayBufferWriter<byte>();
-                framer.WriteMessage(framed, message.Span);
+                foreach (var message in messages)
+                {
+                    framer.WriteMessage(framed, message.Span);
+                }
+
                 await stream.WriteAsync(framed.WrittenMemory);
                 await stream.FlushAsync();
             }
