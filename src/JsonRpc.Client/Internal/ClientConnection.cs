@@ -21,6 +21,7 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     // The pipe never pauses (threshold 0), so a flush completes inside the lock; back-pressure is applied before the
     // lock instead, against the bytes the pump has not sent yet (HighWater / LowWater).
     private static readonly PipeOptions OutputOptions = new(
+        readerScheduler: WriterThreadScheduler.Instance,
         pauseWriterThreshold: 0,
         minimumSegmentSize: 16 * 1024,
         useSynchronizationContext: false);
@@ -105,12 +106,20 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     {
         if (Interlocked.Decrement(ref _resuming) == 0)
         {
-            lock (_writeGate)
+            WriterThreadScheduler.Collect();
+            try
             {
-                _holdEpoch++;
-                _holdBroken = false;
-                _holdWatched = false;
-                FlushHeldLocked();
+                lock (_writeGate)
+                {
+                    _holdEpoch++;
+                    _holdBroken = false;
+                    _holdWatched = false;
+                    FlushHeldLocked();
+                }
+            }
+            finally
+            {
+                WriterThreadScheduler.RunCollected();
             }
         }
     }
@@ -122,15 +131,23 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     /// </summary>
     internal void BreakHold(int epoch)
     {
-        lock (_writeGate)
+        WriterThreadScheduler.Collect();
+        try
         {
-            if (epoch != _holdEpoch)
+            lock (_writeGate)
             {
-                return;
-            }
+                if (epoch != _holdEpoch)
+                {
+                    return;
+                }
 
-            _holdBroken = true;
-            FlushHeldLocked();
+                _holdBroken = true;
+                FlushHeldLocked();
+            }
+        }
+        finally
+        {
+            WriterThreadScheduler.RunCollected();
         }
     }
 
@@ -422,8 +439,26 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     private JsonRpcConnectionLostException LostException()
         => new($"The connection to {EndPoint} is closed.", CloseReason);
 
-    /// <summary>Copies one framed message into the outgoing pipe; the lock is held only for that copy.</summary>
+    /// <summary>
+    /// Copies one framed message into the outgoing pipe; the lock is held only for that copy. When this write is to
+    /// leave now, the send happens on this thread after the lock (<see cref="WriterThreadScheduler"/>).
+    /// </summary>
     private void Write(ReadOnlySpan<byte> message)
+    {
+        WriterThreadScheduler.Collect();
+        try
+        {
+            WriteLocked(message);
+        }
+        finally
+        {
+            WriterThreadScheduler.RunCollected();
+        }
+
+        Volatile.Write(ref _lastWriteTicks, Environment.TickCount64);
+    }
+
+    private void WriteLocked(ReadOnlySpan<byte> message)
     {
         lock (_writeGate)
         {
@@ -450,8 +485,6 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
 
             Interlocked.Add(ref _unsent, framed);
         }
-
-        Volatile.Write(ref _lastWriteTicks, Environment.TickCount64);
     }
 
     /// <summary>Makes what is written visible to the pump (waking it); under <see cref="_writeGate"/>.</summary>
