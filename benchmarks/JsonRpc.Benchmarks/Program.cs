@@ -9,7 +9,9 @@ if (args.Length > 0 && args[0] == "--paired-security")
 
 // Reports go to <repo>/benchmarks/results/ (BenchmarkDotNet writes them to <artifacts>/results/).
 var artifacts = FindBenchmarksFolder() ?? Path.Combine(Environment.CurrentDirectory, "BenchmarkDotNet.Artifacts");
-BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, BenchmarkConfig.Create(artifacts));
+var longJob = args.Contains(BenchmarkConfig.LongJobArgument);
+BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly)
+    .Run(args.Where(a => a != BenchmarkConfig.LongJobArgument).ToArray(), BenchmarkConfig.Create(artifacts, longJob));
 return 0;
 
 static string? FindBenchmarksFolder()
