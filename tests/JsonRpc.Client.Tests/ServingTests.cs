@@ -129,6 +129,31 @@ public sealed class ServingTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task AddMethod_CallsReadTogetherThatEachTakeAFewMilliseconds_AreNotAllRunInTurn()
+    {
+        // A batch still running a whole watch period after the watch first saw it hands what is left to the pool, even
+        // though every handler finishes within a period: 64 handlers of about 1 ms each must not all wait in one line.
+        var running = 0;
+        var most = 0;
+        _client.AddMethod("slow", () =>
+        {
+            var now = Interlocked.Increment(ref running);
+            for (var seen = Volatile.Read(ref most); now > seen && Interlocked.CompareExchange(ref most, now, seen) != seen; seen = Volatile.Read(ref most))
+            {
+            }
+
+            Thread.Sleep(1);
+            Interlocked.Decrement(ref running);
+            return 1;
+        }, TestJsonContext.Default.Int32);
+
+        var answers = await _server.CallClientTogetherAsync(Enumerable.Repeat(("slow", (string?)null), 64).ToArray());
+
+        Assert.All(answers, answer => Assert.Contains("\"result\":1", answer));
+        Assert.True(Volatile.Read(ref most) >= 2, "the 64 handlers ran strictly one after another");
+    }
+
+    [Fact]
     public async Task AddMethod_ManyCallsReadTogether_EachAnsweredOnce()
     {
         // Sixty-four and more calls in one read are run in batches of 64: every one is answered, with its own result.

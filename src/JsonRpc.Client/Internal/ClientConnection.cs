@@ -101,12 +101,19 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     /// </summary>
     private void HoldWrites() => Interlocked.Increment(ref _resuming);
 
-    /// <summary>Work deferred with <see cref="HoldWrites"/> has run; the last one sends what was held.</summary>
-    public void ReleaseWrites()
+    /// <summary>
+    /// Work deferred with <see cref="HoldWrites"/> has run (or was handed on); the last one sends what was held, on this
+    /// thread unless <paramref name="sendHere"/> is false (the watch's timer thread).
+    /// </summary>
+    public void ReleaseWrites(bool sendHere = true)
     {
         if (Interlocked.Decrement(ref _resuming) == 0)
         {
-            WriterThreadScheduler.Collect();
+            if (sendHere)
+            {
+                WriterThreadScheduler.Collect();
+            }
+
             try
             {
                 lock (_writeGate)
@@ -131,23 +138,16 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     /// </summary>
     internal void BreakHold(int epoch)
     {
-        WriterThreadScheduler.Collect();
-        try
+        // On the watch's timer thread: the send goes to the pool, not here.
+        lock (_writeGate)
         {
-            lock (_writeGate)
+            if (epoch != _holdEpoch)
             {
-                if (epoch != _holdEpoch)
-                {
-                    return;
-                }
-
-                _holdBroken = true;
-                FlushHeldLocked();
+                return;
             }
-        }
-        finally
-        {
-            WriterThreadScheduler.RunCollected();
+
+            _holdBroken = true;
+            FlushHeldLocked();
         }
     }
 
@@ -160,7 +160,9 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     /// <summary>
     /// Queues work a message read here led to (a caller to resume, a call to serve; read loop only): it runs once this
     /// read is handled, in one <see cref="ReadBatch"/> with the rest of the read's work, and writes are held until it
-    /// has run (<see cref="HoldWrites"/>), so that what the batch writes leaves together.
+    /// has run (<see cref="HoldWrites"/>), so that what the batch writes leaves together. A served call's hold lasts
+    /// while its handler runs synchronously; one that runs past the watch's period has the hold broken (everything is
+    /// sent at once) until it returns, so its length costs others at most one period's delay.
     /// </summary>
     public void Defer(IThreadPoolWorkItem item)
     {
@@ -616,7 +618,23 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
         {
             while (true)
             {
-                var result = await reader.ReadAsync().ConfigureAwait(false);
+                ReadResult result;
+                if (WriterThreadScheduler.IsRunningCollected && reader.TryRead(out result))
+                {
+                    if (!result.IsCanceled && !result.IsCompleted)
+                    {
+                        // On a writer's thread, with more to send already: the pump goes on on the pool rather than
+                        // keep that thread for other writers' sends.
+                        reader.AdvanceTo(result.Buffer.Start);
+                        await Task.CompletedTask.ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
+                        result = await reader.ReadAsync().ConfigureAwait(false);
+                    }
+                }
+                else
+                {
+                    result = await reader.ReadAsync().ConfigureAwait(false);
+                }
+
                 var buffer = result.Buffer;
                 if (result.IsCanceled)
                 {
@@ -661,7 +679,15 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
 
         if (error is not null)
         {
-            Close(error);
+            if (WriterThreadScheduler.IsRunningCollected)
+            {
+                // A send that failed on a writer's thread: closing (which tells the owner and runs callbacks) goes to the pool.
+                ThreadPool.UnsafeQueueUserWorkItem(static state => state.Connection.Close(state.Error), (Connection: this, Error: error), preferLocal: false);
+            }
+            else
+            {
+                Close(error);
+            }
         }
     }
 

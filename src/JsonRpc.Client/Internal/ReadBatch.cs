@@ -13,8 +13,8 @@ namespace JsonRpc.Client.Internal;
 /// </para>
 /// <para>
 /// A continuation may block its thread (waiting synchronously for another call, say), or run long. Then what is queued
-/// behind it must not wait: <see cref="PeriodWatch"/> looks at a running batch every period, and one that has not moved
-/// on for a whole period has the rest of its work queued to the pool one item each, as without batching.
+/// behind it must not wait: <see cref="PeriodWatch"/> looks at a running batch every period, and one still running a
+/// whole period after the first look has the rest of its work queued to the pool one item each, as without batching.
 /// </para>
 /// <para>
 /// The read loop fills a batch and starts it (<see cref="Start"/>); from then on it belongs to its runner, which hands it
@@ -52,7 +52,8 @@ internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
             _next = 0;
         }
 
-        ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: true);
+        // The global queue, first in first out: a later read's batch does not overtake this one.
+        ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
         if (_count > 1)
         {
             PeriodWatch.Watch(this, epoch);
@@ -88,11 +89,14 @@ internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
     }
 
     /// <summary>
-    /// The watch, a period on: if the runner has not moved on since the last look, the rest go to the pool one by one,
-    /// released from the write hold (nothing is then waiting for them to write).
+    /// The watch, a period on: the first look notes the batch; if it is still not done at the next (a whole period
+    /// later: an item blocks, or the items are slow), what its runner has not taken yet goes to the pool one item each,
+    /// released from the write hold (nothing is then waiting for them to write) outside the lock.
     /// </summary>
     public bool OnPeriodElapsed(int epoch, ref int seen)
     {
+        IThreadPoolWorkItem?[]? handedOn = null;
+        var handed = 0;
         lock (_gate)
         {
             var next = Volatile.Read(ref _next);
@@ -101,7 +105,7 @@ internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
                 return false;
             }
 
-            if (next != seen)
+            if (seen < 0)
             {
                 seen = next;
                 return true;
@@ -110,13 +114,18 @@ internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
             int index;
             while ((index = Interlocked.Increment(ref _next) - 1) < _count)
             {
-                var item = _items[index]!;
+                handedOn ??= new IThreadPoolWorkItem?[_count - index];
+                handedOn[handed++] = _items[index];
                 _items[index] = null;
-                _connection.ReleaseWrites();
-                ThreadPool.UnsafeQueueUserWorkItem(item, preferLocal: false);
             }
-
-            return false;
         }
+
+        for (var i = 0; i < handed; i++)
+        {
+            _connection.ReleaseWrites(sendHere: false);
+            ThreadPool.UnsafeQueueUserWorkItem(handedOn![i]!, preferLocal: false);
+        }
+
+        return false;
     }
 }

@@ -23,12 +23,21 @@ internal sealed class WriterThreadScheduler : PipeScheduler
     [ThreadStatic]
     private static object? t_state;
 
+    [ThreadStatic]
+    private static bool t_running;
+
     private WriterThreadScheduler()
     {
     }
 
     /// <summary>From here to <see cref="RunCollected"/>, a continuation scheduled on this thread is kept for it.</summary>
     public static void Collect() => t_collecting = true;
+
+    /// <summary>
+    /// Whether the current thread is running a kept continuation (the pump on a writer's thread): the pump then sends
+    /// once and leaves the rest to the pool, so a writer's thread is never kept for others' sends or a close.
+    /// </summary>
+    public static bool IsRunningCollected => t_running;
 
     /// <summary>Runs the continuation kept since <see cref="Collect"/>, if any (call it with no lock held).</summary>
     public static void RunCollected()
@@ -39,7 +48,15 @@ internal sealed class WriterThreadScheduler : PipeScheduler
             var state = t_state;
             t_action = null;
             t_state = null;
-            action(state);
+            t_running = true;
+            try
+            {
+                action(state);
+            }
+            finally
+            {
+                t_running = false;
+            }
         }
     }
 
