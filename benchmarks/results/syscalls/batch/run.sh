@@ -12,7 +12,4 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here}
-for i in 1 2 3; do
-  FIRST=$i LOAD=/tmp/perfbase/load/JsonRpc.LoadTest.dll ROUTER=/tmp/perfbase/router/JsonRpc.Router.dll "$here/../run.sh" "$out/before" 1 "$@"
-  FIRST=$i LOAD=${AFTER:-/tmp/perfnew/load}/JsonRpc.LoadTest.dll ROUTER=/tmp/perfbase/router/JsonRpc.Router.dll "$here/../run.sh" "$out/after" 1 "$@"
-done
+"$here/../alternate.sh" /tmp/perfbase/load /tmp/perfbase/router "$out/before" "${AFTER:-/tmp/perfnew/load}" /tmp/perfbase/router "$out/after" "$@"

@@ -4,7 +4,4 @@
 # copied to /tmp/perfdef/router).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-for i in 1 2 3; do
-  FIRST=$i LOAD=/tmp/perfnew/load/JsonRpc.LoadTest.dll ROUTER=/tmp/perfbase/router/JsonRpc.Router.dll "$here/../run.sh" "$here/before-2" 1
-  FIRST=$i LOAD=/tmp/perfnew/load/JsonRpc.LoadTest.dll ROUTER=/tmp/perfdef/router/JsonRpc.Router.dll "$here/../run.sh" "$here/default" 1
-done
+"$here/../alternate.sh" /tmp/perfnew/load /tmp/perfbase/router "$here/before-2" /tmp/perfnew/load /tmp/perfdef/router "$here/default"

@@ -8,7 +8,4 @@
 #   cp -r benchmarks/JsonRpc.LoadTest/bin/Release/net10.0 /tmp/perfnew/load  (the same load generator for both)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-for i in 1 2 3; do
-  FIRST=$i LOAD=/tmp/perfnew/load/JsonRpc.LoadTest.dll ROUTER=/tmp/perfbase/router/JsonRpc.Router.dll "$here/../run.sh" "$here/before" 1
-  FIRST=$i LOAD=/tmp/perfnew/load/JsonRpc.LoadTest.dll ROUTER=/tmp/perfnew/router/JsonRpc.Router.dll "$here/../run.sh" "$here/after" 1
-done
+"$here/../alternate.sh" /tmp/perfnew/load /tmp/perfbase/router "$here/before" /tmp/perfnew/load /tmp/perfnew/router "$here/after"
