@@ -47,6 +47,10 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     private readonly List<ArraySegment<byte>> _gathered = [];
     private IConnectionOwner? _owner;
     private Task _reading = Task.CompletedTask;
+    private readonly TaskCompletionSource _readsEnded = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly Action _onReadCompleted;
+    private ValueTask<ReadResult> _pendingRead;
+    private int _readingParked;
     private Task _writing = Task.CompletedTask;
 
     // Guarded by _writeGate: the outgoing pipe's writer was completed (on dispose).
@@ -82,6 +86,7 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
         // Reads of up to 128 KiB (the router's block size): a 100 KB answer takes one or two receives, not seven of
         // 16 KB. The reader holds one such buffer from the pool while it waits for data.
         _input = PipeReader.Create(stream, new StreamPipeReaderOptions(bufferSize: ReadBufferSize, minimumReadSize: 4 * 1024));
+        _onReadCompleted = OnReadCompleted;
     }
 
     /// <summary>host:port, for messages.</summary>
@@ -317,7 +322,8 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     {
         _owner = owner;
         _writing = Task.Run(PumpAsync);
-        _reading = Task.Run(ReadAsync);
+        _reading = _readsEnded.Task;
+        ThreadPool.UnsafeQueueUserWorkItem(static connection => connection.ContinueReading(), this, preferLocal: false);
     }
 
     /// <summary>
@@ -560,54 +566,142 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
         return drained.Task;
     }
 
-    private async Task ReadAsync()
+    /// <summary>
+    /// The read loop. It is written with callbacks rather than as an async method so that the thread that read a message
+    /// can run what it led to (<see cref="RunBatchBeforeReading"/>) before it reads again, and yet hand the reading to
+    /// another thread when that work blocks: the caller resumed by an answer sends its next call before this thread
+    /// asks the socket for more (a receive that usually finds nothing yet), and no pool thread has to be woken for it.
+    /// </summary>
+    private void ContinueReading()
     {
-        Exception? error = null;
+        while (true)
+        {
+            try
+            {
+                var read = _input.ReadAsync();
+                if (!read.IsCompleted)
+                {
+                    _pendingRead = read;
+                    read.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(_onReadCompleted);
+                    return;
+                }
+
+                if (!HandleRead(read.Result))
+                {
+                    EndReads(null);
+                    return;
+                }
+            }
+            catch (Exception ex)
+            {
+                EndReads(ex);
+                return;
+            }
+
+            if (!RunBatchBeforeReading())
+            {
+                return;
+            }
+        }
+    }
+
+    /// <summary>The pending read has data (on a thread-pool thread of the socket's): handles it and reads on.</summary>
+    private void OnReadCompleted()
+    {
+        var read = _pendingRead;
+        _pendingRead = default;
         try
         {
-            while (true)
+            if (!HandleRead(read.GetAwaiter().GetResult()))
             {
-                var result = await _input.ReadAsync().ConfigureAwait(false);
-                var buffer = result.Buffer;
-                try
-                {
-                    if (result.IsCanceled)
-                    {
-                        break;
-                    }
-
-                    while (_reader.TryReadMessage(ref buffer, out var message))
-                    {
-                        _owner!.OnMessage(this, message);
-                    }
-
-                    if (result.IsCompleted)
-                    {
-                        if (!buffer.IsEmpty)
-                        {
-                            throw new InvalidDataException("The connection ended in the middle of a message.");
-                        }
-
-                        break;
-                    }
-                }
-                finally
-                {
-                    StartBatch();
-                    _input.AdvanceTo(buffer.Start, buffer.End);
-                }
+                EndReads(null);
+                return;
             }
         }
         catch (Exception ex)
         {
-            error = ex;
+            EndReads(ex);
+            return;
+        }
+
+        if (RunBatchBeforeReading())
+        {
+            ContinueReading();
+        }
+    }
+
+    /// <summary>
+    /// Runs the read's batch on the read loop's thread, the reading parked meanwhile. Returns whether this thread still
+    /// reads on: if the batch ran past the watch's look (an item blocks, or the items are slow), the watch has handed
+    /// the reading to the pool (<see cref="ResumeParkedReading"/>) and this thread leaves it.
+    /// </summary>
+    private bool RunBatchBeforeReading()
+    {
+        var batch = _batch;
+        if (batch is null)
+        {
+            return true;
+        }
+
+        _batch = null;
+        Volatile.Write(ref _readingParked, 1);
+        batch.RunBeforeReading();
+        return Interlocked.Exchange(ref _readingParked, 0) == 1;
+    }
+
+    /// <summary>
+    /// The watch found the batch that parked the reading still running: the reading goes on on the pool. Whoever takes
+    /// the parked flag (this, or the batch's runner once done) is the one reader.
+    /// </summary>
+    public void ResumeParkedReading()
+    {
+        if (Interlocked.Exchange(ref _readingParked, 0) == 1)
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(static connection => connection.ContinueReading(), this, preferLocal: false);
+        }
+    }
+
+    /// <summary>Hands every whole message of one read to the owner; false when reading has ended (closed or canceled).</summary>
+    private bool HandleRead(ReadResult result)
+    {
+        var buffer = result.Buffer;
+        try
+        {
+            if (result.IsCanceled)
+            {
+                return false;
+            }
+
+            while (_reader.TryReadMessage(ref buffer, out var message))
+            {
+                _owner!.OnMessage(this, message);
+            }
+
+            if (result.IsCompleted)
+            {
+                if (!buffer.IsEmpty)
+                {
+                    throw new InvalidDataException("The connection ended in the middle of a message.");
+                }
+
+                return false;
+            }
+
+            return true;
         }
         finally
         {
-            await _input.CompleteAsync(error).ConfigureAwait(false);
+            _input.AdvanceTo(buffer.Start, buffer.End);
         }
+    }
 
+    /// <summary>The read loop's end: what the last read led to still runs, then the connection closes.</summary>
+    private void EndReads(Exception? error)
+    {
+        StartBatch();
+        _input.Complete(error);
         Close(error ?? new EndOfStreamException($"{EndPoint} closed the connection."));
+        _readsEnded.TrySetResult();
     }
 
     private async Task PumpAsync()

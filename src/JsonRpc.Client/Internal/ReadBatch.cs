@@ -1,8 +1,9 @@
 namespace JsonRpc.Client.Internal;
 
 /// <summary>
-/// The work one read of a connection led to (callers to resume with their answers, the peer's calls to serve), run by
-/// one thread-pool work item in the order it was read rather than one work item each.
+/// The work one read of a connection led to (callers to resume with their answers, the peer's calls to serve), run in
+/// the order it was read by the read loop's own thread before it reads again (<see cref="RunBeforeReading"/>), or by
+/// one thread-pool work item (<see cref="Start"/>), rather than one work item each.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -17,8 +18,10 @@ namespace JsonRpc.Client.Internal;
 /// whole period after the first look has the rest of its work queued to the pool one item each, as without batching.
 /// </para>
 /// <para>
-/// The read loop fills a batch and starts it (<see cref="Start"/>); from then on it belongs to its runner, which hands it
-/// back to the connection for reuse once every item has run. A lock guards only the runner's end against the watch.
+/// The read loop fills a batch and runs or starts it; from then on it belongs to its runner, which hands it back to the
+/// connection for reuse once every item has run. A lock guards only the runner's end against the watch. Run on the read
+/// loop's thread, the batch parks the reading: the watch's first look at a batch still running hands the reading to the
+/// pool (<see cref="ClientConnection.ResumeParkedReading"/>), so that an item that blocks cannot stop it.
 /// </para>
 /// </remarks>
 internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
@@ -33,6 +36,9 @@ internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
     private int _next;
     private int _epoch;
 
+    // Guarded by _gate: the current run parks the connection's reading (RunBeforeReading).
+    private bool _holdsReading;
+
     public ReadBatch(ClientConnection connection) => _connection = connection;
 
     public bool IsEmpty => _count == 0;
@@ -45,18 +51,35 @@ internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
     /// <summary>Queues the runner and has the batch watched; the read loop lets go of it here.</summary>
     public void Start()
     {
-        int epoch;
-        lock (_gate)
-        {
-            epoch = ++_epoch;
-            _next = 0;
-        }
+        var epoch = Begin();
 
         // The global queue, first in first out: a later read's batch does not overtake this one.
         ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
         if (_count > 1)
         {
             PeriodWatch.Watch(this, epoch);
+        }
+    }
+
+    /// <summary>
+    /// Runs the batch on the read loop's thread, which reads again once it is done (<see cref="ClientConnection"/>):
+    /// watched whatever its size, and at the watch's first look the reading is handed to the pool, so that an item that
+    /// blocks (waiting for an answer this connection has yet to read, say) never stops the reading for more than a
+    /// period.
+    /// </summary>
+    public void RunBeforeReading()
+    {
+        PeriodWatch.Watch(this, Begin(holdsReading: true));
+        Execute();
+    }
+
+    private int Begin(bool holdsReading = false)
+    {
+        lock (_gate)
+        {
+            _next = 0;
+            _holdsReading = holdsReading;
+            return ++_epoch;
         }
     }
 
@@ -82,6 +105,7 @@ internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
         {
             // Past this point the watch sees another epoch and leaves the batch alone.
             _epoch++;
+            _holdsReading = false;
             _count = 0;
         }
 
@@ -99,8 +123,19 @@ internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
         var handed = 0;
         lock (_gate)
         {
+            if (epoch != _epoch)
+            {
+                return false;
+            }
+
+            if (_holdsReading)
+            {
+                _holdsReading = false;
+                _connection.ResumeParkedReading();
+            }
+
             var next = Volatile.Read(ref _next);
-            if (epoch != _epoch || next >= _count)
+            if (next >= _count)
             {
                 return false;
             }
