@@ -62,4 +62,71 @@ public sealed class MessageEncoderTests
             MessageBuffer.Return(buffer);
         }
     }
+
+    [Theory]
+    [InlineData("sum", "\"sum\"")]
+    [InlineData("a\"b\\c\u0001é€", "\"a\\\"b\\\\c\\u0001é€\"")]
+    public void WriteCall_SameMethodManyTimes_SameBytesFirstAndOnceRemembered(string method, string expectedName)
+    {
+        // The encoder remembers a method name it sees again (by the string's identity); the first sight goes through
+        // Utf8JsonWriter. Both must write the same bytes, whatever the name holds, and so must a different string
+        // instance with the same text, and one whose slot another name took in between.
+        var copy = new string(method.AsSpan());
+        var other = new string('x', 3);
+        var expected = $"{{\"jsonrpc\":\"2.0\",\"id\":9223372036854775807,\"method\":{expectedName},\"params\":[1]}}";
+        foreach (var name in new[] { method, method, method, copy, other, method, copy, copy })
+        {
+            var buffer = MessageBuffer.Rent();
+            try
+            {
+                MessageEncoder.WriteCall(buffer, long.MaxValue, name, new RawParams(RawJson.Parse("[1]")));
+                var text = Encoding.UTF8.GetString(buffer.WrittenSpan);
+                Assert.Equal(ReferenceEquals(name, other) ? expected.Replace(expectedName, "\"xxx\"") : expected, text);
+                Assert.Equal(name, Assert.IsType<JsonRpcRequest>(JsonRpcMessage.Parse(text)).Method);
+            }
+            finally
+            {
+                MessageBuffer.Return(buffer);
+            }
+        }
+    }
+
+    [Fact]
+    public void WriteCall_NoParams_NoParamsMember()
+    {
+        var buffer = MessageBuffer.Rent();
+        try
+        {
+            MessageEncoder.WriteCall(buffer, 3, "ping", new RawParams(default));
+            Assert.Equal("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}", Encoding.UTF8.GetString(buffer.WrittenSpan));
+        }
+        finally
+        {
+            MessageBuffer.Return(buffer);
+        }
+    }
+
+    [Fact]
+    public void WriteCall_LoneSurrogateInMethod_SameValidJsonFirstAndRemembered()
+    {
+        // Utf8JsonWriter writes a lone surrogate as an escaped U+FFFD rather than throwing; the remembered name must be the same.
+        var bad = "m\ud800";
+        var texts = new List<string>();
+        for (var i = 0; i < 3; i++)
+        {
+            var buffer = MessageBuffer.Rent();
+            try
+            {
+                MessageEncoder.WriteCall(buffer, 1, bad, new RawParams(default));
+                texts.Add(Encoding.UTF8.GetString(buffer.WrittenSpan));
+            }
+            finally
+            {
+                MessageBuffer.Return(buffer);
+            }
+        }
+
+        Assert.Equal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\\uFFFD\"}", texts[0]);
+        Assert.All(texts, text => Assert.Equal(texts[0], text));
+    }
 }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using JsonRpc.Serialization;
 
 namespace JsonRpc.Client.Internal;
 
@@ -25,6 +26,83 @@ internal static class MessageEncoder
     public static void WriteCall<TParams>(MessageBuffer buffer, long id, string method, in TParams @params, System.Diagnostics.Activity? trace = null)
         where TParams : struct, IParamsSource
     {
+        if (trace?.Id is not null && trace.IdFormat == System.Diagnostics.ActivityIdFormat.W3C)
+        {
+            WriteTracedCall(buffer, id, method, @params, trace);
+            return;
+        }
+
+        // The envelope by hand: the same bytes Utf8JsonWriter writes, without its token bookkeeping or, for a method
+        // named before (see EncodedMethod), its transcoding and escaping of the name. Only the params go through it.
+        var name = EncodedMethod(method, out var slot);
+        var span = buffer.GetSpan(64 + (name?.Length ?? 0));
+        var length = WriteHead(span, id);
+        var member = "\"method\":"u8;
+        member.CopyTo(span[length..]);
+        length += member.Length;
+        if (name is not null)
+        {
+            name.CopyTo(span[length..]);
+            buffer.Advance(length + name.Length);
+        }
+        else
+        {
+            buffer.Advance(length);
+            var start = buffer.WrittenCount;
+            var writer = buffer.JsonWriter;
+            writer.WriteStringValue(method);
+            writer.Flush();
+            if (slot >= 0)
+            {
+                Volatile.Write(ref Methods[slot], new MethodEntry(method, buffer.WrittenSpan[start..].ToArray()));
+            }
+        }
+
+        if (!@params.IsAbsent)
+        {
+            WriteParams(buffer, @params);
+        }
+
+        buffer.GetSpan(1)[0] = (byte)'}';
+        buffer.Advance(1);
+    }
+
+    /// <summary><c>{"jsonrpc":"2.0",</c> and, for a request, <c>"id":id,</c> (at most 43 bytes); returns the bytes written.</summary>
+    private static int WriteHead(Span<byte> span, long id)
+    {
+        var head = "{\"jsonrpc\":\"2.0\","u8;
+        head.CopyTo(span);
+        var length = head.Length;
+        if (id != 0)
+        {
+            var member = "\"id\":"u8;
+            member.CopyTo(span[length..]);
+            length += member.Length;
+            id.TryFormat(span[length..], out var digits, default, System.Globalization.CultureInfo.InvariantCulture);
+            length += digits;
+            span[length++] = (byte)',';
+        }
+
+        return length;
+    }
+
+    private static void WriteParams<TParams>(MessageBuffer buffer, in TParams @params)
+        where TParams : struct, IParamsSource
+    {
+        var member = ",\"params\":"u8;
+        member.CopyTo(buffer.GetSpan(member.Length));
+        buffer.Advance(member.Length);
+        var start = buffer.WrittenCount;
+        var writer = buffer.JsonWriter;
+        @params.WriteValue(writer);
+        writer.Flush();
+        WrapIfScalar(buffer, start);
+    }
+
+    /// <summary>A call that carries its W3C trace context (<c>traceparent</c>, <c>tracestate</c>) as top-level members.</summary>
+    private static void WriteTracedCall<TParams>(MessageBuffer buffer, long id, string method, in TParams @params, System.Diagnostics.Activity trace)
+        where TParams : struct, IParamsSource
+    {
         var writer = buffer.JsonWriter;
         writer.WriteStartObject();
         writer.WriteString(JsonRpcName, Version);
@@ -33,28 +111,58 @@ internal static class MessageEncoder
             writer.WriteNumber(IdName, id);
         }
 
-        if (trace?.Id is { } traceParent && trace.IdFormat == System.Diagnostics.ActivityIdFormat.W3C)
+        writer.WriteString(TraceParentName, trace.Id);
+        if (trace.TraceStateString is { Length: > 0 } traceState)
         {
-            writer.WriteString(TraceParentName, traceParent);
-            if (trace.TraceStateString is { Length: > 0 } traceState)
-            {
-                writer.WriteString(TraceStateName, traceState);
-            }
+            writer.WriteString(TraceStateName, traceState);
         }
 
         writer.WriteString(MethodName, method);
+        writer.Flush();
         if (!@params.IsAbsent)
         {
-            writer.WritePropertyName(ParamsName);
-            writer.Flush();
-            var start = buffer.WrittenCount;
-            @params.WriteValue(writer);
-            writer.Flush();
-            WrapIfScalar(buffer, start);
+            WriteParams(buffer, @params);
         }
 
-        writer.WriteEndObject();
-        writer.Flush();
+        buffer.GetSpan(1)[0] = (byte)'}';
+        buffer.Advance(1);
+    }
+
+    // Method names as JSON strings (quoted, escaped as the writer would), by the identity of the string: calls name a few
+    // methods, nearly always through the same string instance (a literal, a generated proxy's constant), so a lookup is
+    // one identity hash and a reference comparison. A name is kept (the bytes Utf8JsonWriter wrote for it, so that it is
+    // escaped exactly as the writer does) the second time in a row its slot sees it, so that a name built per call costs
+    // one small entry, not a copy each time; until then the writer writes it.
+    private static readonly MethodEntry?[] Methods = new MethodEntry?[64];
+
+    private sealed class MethodEntry(string name, byte[]? encoded)
+    {
+        public readonly string Name = name;
+        public readonly byte[]? Encoded = encoded;
+    }
+
+    /// <summary>
+    /// The method name as a JSON string; null the first two times its slot sees it, with <paramref name="keepIn"/> the
+    /// slot to keep the writer's bytes in the second time (else -1).
+    /// </summary>
+    private static byte[]? EncodedMethod(string method, out int keepIn)
+    {
+        ArgumentNullException.ThrowIfNull(method);
+        var index = System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(method) & (Methods.Length - 1);
+        var entry = Volatile.Read(ref Methods[index]);
+        keepIn = -1;
+        if (entry is null || !ReferenceEquals(entry.Name, method))
+        {
+            Volatile.Write(ref Methods[index], new MethodEntry(method, null));
+            return null;
+        }
+
+        if (entry.Encoded is null)
+        {
+            keepIn = index;
+        }
+
+        return entry.Encoded;
     }
 
     /// <summary>
