@@ -17,50 +17,24 @@ public sealed class MessageEncoderTests
     [InlineData(" true", "[true]")]
     public void WriteCall_ParamsValue_ObjectsAndArraysAsIsScalarsWrapped(string value, string expected)
     {
-        var buffer = MessageBuffer.Rent();
-        try
-        {
-            MessageEncoder.WriteCall(buffer, 7, "m", new RawParams(RawJson.FromUtf8(Encoding.UTF8.GetBytes(value))));
-            Assert.Equal($"{{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"m\",\"params\":{expected}}}", Encoding.UTF8.GetString(buffer.WrittenSpan));
-        }
-        finally
-        {
-            MessageBuffer.Return(buffer);
-        }
+        var text = Write(7, "m", new RawParams(RawJson.FromUtf8(Encoding.UTF8.GetBytes(value))));
+        Assert.Equal($"{{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"m\",\"params\":{expected}}}", text);
     }
 
     [Fact]
     public void WriteCall_NotificationWithEscapedMethod_HasNoIdAndValidJson()
     {
-        var buffer = MessageBuffer.Rent();
-        try
-        {
-            MessageEncoder.WriteCall(buffer, 0, "a\"b\né", new TypedParams<Point>(new Point(1, 2), TestJsonContext.Default.Point));
-            var text = Encoding.UTF8.GetString(buffer.WrittenSpan);
-            Assert.Equal("{\"jsonrpc\":\"2.0\",\"method\":\"a\\\"b\\né\",\"params\":{\"x\":1,\"y\":2}}", text);
-            var message = Assert.IsType<JsonRpcNotification>(JsonRpcMessage.Parse(text));
-            Assert.Equal("a\"b\né", message.Method);
-        }
-        finally
-        {
-            MessageBuffer.Return(buffer);
-        }
+        var text = Write(0, "a\"b\né", new TypedParams<Point>(new Point(1, 2), TestJsonContext.Default.Point));
+        Assert.Equal("{\"jsonrpc\":\"2.0\",\"method\":\"a\\\"b\\né\",\"params\":{\"x\":1,\"y\":2}}", text);
+        var message = Assert.IsType<JsonRpcNotification>(JsonRpcMessage.Parse(text));
+        Assert.Equal("a\"b\né", message.Method);
     }
 
     [Fact]
     public void WriteCall_LargeParams_GrowsBuffer()
     {
         var big = "[" + string.Join(",", Enumerable.Repeat("\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"", 5000)) + "]";
-        var buffer = MessageBuffer.Rent();
-        try
-        {
-            MessageEncoder.WriteCall(buffer, 1, "m", new RawParams(RawJson.Parse(big)));
-            Assert.EndsWith(big + "}", Encoding.UTF8.GetString(buffer.WrittenSpan));
-        }
-        finally
-        {
-            MessageBuffer.Return(buffer);
-        }
+        Assert.EndsWith(big + "}", Write(1, "m", new RawParams(RawJson.Parse(big))));
     }
 
     [Theory]
@@ -76,34 +50,16 @@ public sealed class MessageEncoderTests
         var expected = $"{{\"jsonrpc\":\"2.0\",\"id\":9223372036854775807,\"method\":{expectedName},\"params\":[1]}}";
         foreach (var name in new[] { method, method, method, copy, other, method, copy, copy })
         {
-            var buffer = MessageBuffer.Rent();
-            try
-            {
-                MessageEncoder.WriteCall(buffer, long.MaxValue, name, new RawParams(RawJson.Parse("[1]")));
-                var text = Encoding.UTF8.GetString(buffer.WrittenSpan);
-                Assert.Equal(ReferenceEquals(name, other) ? expected.Replace(expectedName, "\"xxx\"") : expected, text);
-                Assert.Equal(name, Assert.IsType<JsonRpcRequest>(JsonRpcMessage.Parse(text)).Method);
-            }
-            finally
-            {
-                MessageBuffer.Return(buffer);
-            }
+            var text = Write(long.MaxValue, name, new RawParams(RawJson.Parse("[1]")));
+            Assert.Equal(ReferenceEquals(name, other) ? expected.Replace(expectedName, "\"xxx\"") : expected, text);
+            Assert.Equal(name, Assert.IsType<JsonRpcRequest>(JsonRpcMessage.Parse(text)).Method);
         }
     }
 
     [Fact]
     public void WriteCall_NoParams_NoParamsMember()
     {
-        var buffer = MessageBuffer.Rent();
-        try
-        {
-            MessageEncoder.WriteCall(buffer, 3, "ping", new RawParams(default));
-            Assert.Equal("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}", Encoding.UTF8.GetString(buffer.WrittenSpan));
-        }
-        finally
-        {
-            MessageBuffer.Return(buffer);
-        }
+        Assert.Equal("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}", Write(3, "ping", new RawParams(default)));
     }
 
     [Fact]
@@ -111,22 +67,23 @@ public sealed class MessageEncoderTests
     {
         // Utf8JsonWriter writes a lone surrogate as an escaped U+FFFD rather than throwing; the remembered name must be the same.
         var bad = "m\ud800";
-        var texts = new List<string>();
-        for (var i = 0; i < 3; i++)
-        {
-            var buffer = MessageBuffer.Rent();
-            try
-            {
-                MessageEncoder.WriteCall(buffer, 1, bad, new RawParams(default));
-                texts.Add(Encoding.UTF8.GetString(buffer.WrittenSpan));
-            }
-            finally
-            {
-                MessageBuffer.Return(buffer);
-            }
-        }
-
+        var texts = Enumerable.Range(0, 3).Select(_ => Write(1, bad, new RawParams(default))).ToList();
         Assert.Equal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\\uFFFD\"}", texts[0]);
         Assert.All(texts, text => Assert.Equal(texts[0], text));
+    }
+
+    private static string Write<TParams>(long id, string method, TParams @params)
+        where TParams : struct, IParamsSource
+    {
+        var buffer = MessageBuffer.Rent();
+        try
+        {
+            MessageEncoder.WriteCall(buffer, id, method, @params);
+            return Encoding.UTF8.GetString(buffer.WrittenSpan);
+        }
+        finally
+        {
+            MessageBuffer.Return(buffer);
+        }
     }
 }
