@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The read loop that runs a read's batch before it reads again (9bf094c) and the hand-written call envelope (7d09393),
+# before (bf08701) and after, beside NATS: three rounds through ../alternate.sh, each half with a fresh nats-server, the
+# same router build (bf08701) with inline I/O in both halves. Builds copied aside first, so that each half is one build:
+#   git worktree add /tmp/wt-base bf08701 && (cd /tmp/wt-base && dotnet build -c Release benchmarks/JsonRpc.LoadTest src/JsonRpc.Router)
+#   cp -r /tmp/wt-base/benchmarks/JsonRpc.LoadTest/bin/Release/net10.0 /tmp/perfbase/load
+#   cp -r /tmp/wt-base/src/JsonRpc.Router/bin/Release/net10.0 /tmp/perfbase/router
+#   cp -r benchmarks/JsonRpc.LoadTest/bin/Release/net10.0 /tmp/perfnew3      (this commit's load generator)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+"$here/../alternate.sh" /tmp/perfbase/load /tmp/perfbase/router "$here/before" "${AFTER:-/tmp/perfnew3}" /tmp/perfbase/router "$here/after" --router-env JsonRpcRouter__InlineIo=true "$@"
