@@ -307,6 +307,24 @@ public sealed class CallTests : IAsyncLifetime
         await Assert.ThrowsAsync<ObjectDisposedException>(() => pending.WaitAsync(Bounded.Timeout));
     }
 
+    [Fact]
+    public async Task Dispose_InTheContinuationOfACall_EndsAndFailsTheOtherPendingCall()
+    {
+        // A caller's continuation runs on the thread that read its answer, with that connection's reading parked until
+        // it returns. A synchronous Dispose there waits for the reading to end: it must end (the close resumes the
+        // parked reading), not wait on itself.
+        var pending = _client.CallAsync("delay", RawJson.Parse("[3000]")).AsTask();
+        await Eventually.TrueAsync(() => _server.Received.Any(m => m.Contains("delay")), "delay call sent");
+        var ctx = TestJsonContext.Default;
+        await Task.Run(async () =>
+        {
+            Assert.Equal(3, await _client.CallAsync("add", new AddParams(1, 2), ctx.AddParams, ctx.Int32).ConfigureAwait(false));
+            _client.Dispose();
+        }).Within();
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => pending.WaitAsync(Bounded.Timeout));
+        Assert.Equal(JsonRpcClientState.Disposed, _client.State);
+    }
+
     private sealed class Unserializable
     {
         public int Value => throw new InvalidOperationException("no");

@@ -51,6 +51,7 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     private readonly Action _onReadCompleted;
     private ValueTask<ReadResult> _pendingRead;
     private int _readingParked;
+    private int _queuedBatches;
     private Task _writing = Task.CompletedTask;
 
     // Guarded by _writeGate: the outgoing pipe's writer was completed (on dispose).
@@ -183,15 +184,19 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     /// <summary>A batch whose work has all run, back for the read loop to fill again.</summary>
     public void ReturnBatch(ReadBatch batch) => Interlocked.CompareExchange(ref _spareBatch, batch, null);
 
-    /// <summary>Starts what this read has deferred (read loop only).</summary>
+    /// <summary>Queues what this read has deferred to the pool (read loop only).</summary>
     private void StartBatch()
     {
         if (_batch is { IsEmpty: false } batch)
         {
             _batch = null;
+            Interlocked.Increment(ref _queuedBatches);
             batch.Start();
         }
     }
+
+    /// <summary>A batch queued by <see cref="StartBatch"/> has begun to run on the pool.</summary>
+    public void QueuedBatchRunning() => Interlocked.Decrement(ref _queuedBatches);
 
     /// <summary>Counts one more call from the peer, unless <paramref name="limit"/> are already queued or running.</summary>
     public bool TryBeginIncomingCall(int limit)
@@ -360,6 +365,10 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
 
         CloseReason = reason;
         _input.CancelPendingRead();
+
+        // A reading parked behind a batch (that may be running this very close) sees the cancellation now, not at the
+        // watch's look.
+        ResumeParkedReading();
         _output.Reader.CancelPendingRead();
         if (_socket is not null)
         {
@@ -576,6 +585,8 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     {
         while (true)
         {
+            Exception? error = null;
+            bool readOn;
             try
             {
                 var read = _input.ReadAsync();
@@ -586,15 +597,17 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
                     return;
                 }
 
-                if (!HandleRead(read.Result))
-                {
-                    EndReads(null);
-                    return;
-                }
+                readOn = HandleRead(read.Result);
             }
             catch (Exception ex)
             {
-                EndReads(ex);
+                error = ex;
+                readOn = false;
+            }
+
+            if (!readOn)
+            {
+                _ = EndReadsAsync(error);
                 return;
             }
 
@@ -610,21 +623,23 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     {
         var read = _pendingRead;
         _pendingRead = default;
+        Exception? error = null;
+        bool readOn;
         try
         {
-            if (!HandleRead(read.GetAwaiter().GetResult()))
-            {
-                EndReads(null);
-                return;
-            }
+            readOn = HandleRead(read.GetAwaiter().GetResult());
         }
         catch (Exception ex)
         {
-            EndReads(ex);
-            return;
+            error = ex;
+            readOn = false;
         }
 
-        if (RunBatchBeforeReading())
+        if (!readOn)
+        {
+            _ = EndReadsAsync(error);
+        }
+        else if (RunBatchBeforeReading())
         {
             ContinueReading();
         }
@@ -632,14 +647,23 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
 
     /// <summary>
     /// Runs the read's batch on the read loop's thread, the reading parked meanwhile. Returns whether this thread still
-    /// reads on: if the batch ran past the watch's look (an item blocks, or the items are slow), the watch has handed
-    /// the reading to the pool (<see cref="ResumeParkedReading"/>) and this thread leaves it.
+    /// reads on: if the batch ran a whole period past the watch's first look (an item blocks, or the items are slow), or
+    /// the connection closed meanwhile, the reading went to the pool (<see cref="ResumeParkedReading"/>) and this thread
+    /// leaves it.
     /// </summary>
     private bool RunBatchBeforeReading()
     {
         var batch = _batch;
         if (batch is null)
         {
+            return true;
+        }
+
+        if (Volatile.Read(ref _queuedBatches) != 0)
+        {
+            // An earlier batch (a read that led to more than a batch holds) waits on the pool: this one goes behind it
+            // rather than start first.
+            StartBatch();
             return true;
         }
 
@@ -696,12 +720,30 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     }
 
     /// <summary>The read loop's end: what the last read led to still runs, then the connection closes.</summary>
-    private void EndReads(Exception? error)
+    private async Task EndReadsAsync(Exception? error)
     {
-        StartBatch();
-        _input.Complete(error);
-        Close(error ?? new EndOfStreamException($"{EndPoint} closed the connection."));
-        _readsEnded.TrySetResult();
+        try
+        {
+            StartBatch();
+
+            // Completed asynchronously: a WebSocket's stream sends its close frame (bounded) on DisposeAsync only.
+            await _input.CompleteAsync(error).ConfigureAwait(false);
+        }
+        catch (Exception ex)
+        {
+            error ??= ex;
+        }
+        finally
+        {
+            try
+            {
+                Close(error ?? new EndOfStreamException($"{EndPoint} closed the connection."));
+            }
+            finally
+            {
+                _readsEnded.TrySetResult();
+            }
+        }
     }
 
     private async Task PumpAsync()

@@ -52,7 +52,9 @@ internal static class PeriodWatch
             }
         }
 
-        Volatile.Write(ref s_armed, 0);
+        // A full fence between disarming and looking again: a plain store could pass the emptiness check, and something
+        // watched in between would then find the timer armed and wait for a tick that never comes.
+        Interlocked.Exchange(ref s_armed, 0);
         if (!Watched.IsEmpty && Interlocked.Exchange(ref s_armed, 1) == 0)
         {
             Ticker.Change(Period, Timeout.InfiniteTimeSpan);

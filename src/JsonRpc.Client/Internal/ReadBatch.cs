@@ -20,8 +20,10 @@ namespace JsonRpc.Client.Internal;
 /// <para>
 /// The read loop fills a batch and runs or starts it; from then on it belongs to its runner, which hands it back to the
 /// connection for reuse once every item has run. A lock guards only the runner's end against the watch. Run on the read
-/// loop's thread, the batch parks the reading: the watch's first look at a batch still running hands the reading to the
-/// pool (<see cref="ClientConnection.ResumeParkedReading"/>), so that an item that blocks cannot stop it.
+/// loop's thread, the batch parks the reading: a batch still running a whole period after the watch's first look hands
+/// the reading to the pool (<see cref="ClientConnection.ResumeParkedReading"/>), so that an item that blocks cannot stop
+/// it; a batch queued to the pool (a read that led to more than <see cref="Capacity"/> items) has the batches after it
+/// queued behind it rather than run first.
 /// </para>
 /// </remarks>
 internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
@@ -63,14 +65,21 @@ internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
 
     /// <summary>
     /// Runs the batch on the read loop's thread, which reads again once it is done (<see cref="ClientConnection"/>):
-    /// watched whatever its size, and at the watch's first look the reading is handed to the pool, so that an item that
-    /// blocks (waiting for an answer this connection has yet to read, say) never stops the reading for more than a
-    /// period.
+    /// watched whatever its size, and if it still runs a whole period after the watch's first look the reading is
+    /// handed to the pool, so that an item that blocks (waiting for an answer this connection has yet to read, say)
+    /// stops the reading for at most about two periods.
     /// </summary>
     public void RunBeforeReading()
     {
         PeriodWatch.Watch(this, Begin(holdsReading: true));
-        Execute();
+        Run();
+    }
+
+    /// <summary>On the pool (<see cref="Start"/>).</summary>
+    void IThreadPoolWorkItem.Execute()
+    {
+        _connection.QueuedBatchRunning();
+        Run();
     }
 
     private int Begin(bool holdsReading = false)
@@ -84,7 +93,7 @@ internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
     }
 
     /// <summary>Runs the items in order, each releasing the hold its <see cref="Add"/> took.</summary>
-    public void Execute()
+    private void Run()
     {
         int index;
         while ((index = Interlocked.Increment(ref _next) - 1) < _count)
@@ -128,22 +137,28 @@ internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
                 return false;
             }
 
+            var next = Volatile.Read(ref _next);
+            if (seen < 0)
+            {
+                // Looked at again a whole period on while it runs (or while it holds the reading, even on its last item).
+                if (next >= _count && !_holdsReading)
+                {
+                    return false;
+                }
+
+                seen = next;
+                return true;
+            }
+
             if (_holdsReading)
             {
                 _holdsReading = false;
                 _connection.ResumeParkedReading();
             }
 
-            var next = Volatile.Read(ref _next);
             if (next >= _count)
             {
                 return false;
-            }
-
-            if (seen < 0)
-            {
-                seen = next;
-                return true;
             }
 
             int index;
