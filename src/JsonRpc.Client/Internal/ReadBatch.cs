@@ -28,11 +28,15 @@ namespace JsonRpc.Client.Internal;
 /// </remarks>
 internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
 {
-    /// <summary>A read that leads to more work than this starts a batch for each this many.</summary>
-    public const int Capacity = 64;
+    /// <summary>
+    /// A read that leads to more work than this starts a batch for each this many. Large enough that a read of every
+    /// answer a connection has in flight (hundreds with pipelining) stays one batch, run in order on the read loop's
+    /// thread; the array starts small and grows to it only when reads bring that much.
+    /// </summary>
+    public const int Capacity = 1024;
 
     private readonly ClientConnection _connection;
-    private readonly IThreadPoolWorkItem?[] _items = new IThreadPoolWorkItem?[Capacity];
+    private IThreadPoolWorkItem?[] _items = new IThreadPoolWorkItem?[64];
     private readonly Lock _gate = new();
     private int _count;
     private int _next;
@@ -48,7 +52,16 @@ internal sealed class ReadBatch : IThreadPoolWorkItem, IPeriodWatched
     public bool IsFull => _count == Capacity;
 
     /// <summary>Adds an item (read loop only, before <see cref="Start"/>); the connection holds its writes for it.</summary>
-    public void Add(IThreadPoolWorkItem item) => _items[_count++] = item;
+    public void Add(IThreadPoolWorkItem item)
+    {
+        if (_count == _items.Length)
+        {
+            // Only while the batch is being filled: no runner, and the watch looks at the items of a running epoch only.
+            Array.Resize(ref _items, _items.Length * 2);
+        }
+
+        _items[_count++] = item;
+    }
 
     /// <summary>Queues the runner and has the batch watched; the read loop lets go of it here.</summary>
     public void Start()

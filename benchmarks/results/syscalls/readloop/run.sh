@@ -5,7 +5,10 @@
 #   git worktree add /tmp/wt-base bf08701 && (cd /tmp/wt-base && dotnet build -c Release benchmarks/JsonRpc.LoadTest src/JsonRpc.Router)
 #   cp -r /tmp/wt-base/benchmarks/JsonRpc.LoadTest/bin/Release/net10.0 /tmp/perfbase/load
 #   cp -r /tmp/wt-base/src/JsonRpc.Router/bin/Release/net10.0 /tmp/perfbase/router
-#   cp -r benchmarks/JsonRpc.LoadTest/bin/Release/net10.0 /tmp/perfnew3      (this commit's load generator)
+#   cp -r benchmarks/JsonRpc.LoadTest/bin/Release/net10.0 /tmp/perfnew3      (7d09393's load generator)
+# OUT names the folder pair (default: this folder); AFTER the "after" load generator. final/ is d338ee8's (the review
+# mends): OUT=final AFTER=/tmp/perfnew4 ./run.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-"$here/../alternate.sh" /tmp/perfbase/load /tmp/perfbase/router "$here/before" "${AFTER:-/tmp/perfnew3}" /tmp/perfbase/router "$here/after" --router-env JsonRpcRouter__InlineIo=true "$@"
+out=$here/${OUT:-.}
+"$here/../alternate.sh" /tmp/perfbase/load /tmp/perfbase/router "$out/before" "${AFTER:-/tmp/perfnew3}" /tmp/perfbase/router "$out/after" --router-env JsonRpcRouter__InlineIo=true "$@"
