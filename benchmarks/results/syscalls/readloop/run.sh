@@ -7,7 +7,8 @@
 #   cp -r /tmp/wt-base/src/JsonRpc.Router/bin/Release/net10.0 /tmp/perfbase/router
 #   cp -r benchmarks/JsonRpc.LoadTest/bin/Release/net10.0 /tmp/perfnew3      (7d09393's load generator)
 # OUT names the folder pair (default: this folder); AFTER the "after" load generator. final/ is d338ee8's (the review
-# mends): OUT=final AFTER=/tmp/perfnew4 ./run.sh
+# mends): OUT=final AFTER=/tmp/perfnew4 ./run.sh; grown/ is 7221edf's (the batch that grows to 1,024 items):
+# OUT=grown AFTER=/tmp/perfnew5 ./run.sh (each AFTER folder a copy of that commit's LoadTest Release build).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$here/${OUT:-.}
