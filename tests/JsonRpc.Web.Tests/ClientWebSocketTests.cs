@@ -1,19 +1,13 @@
-using System.Net;
 using System.Net.WebSockets;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using JsonRpc.Client;
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
-using Microsoft.AspNetCore.Http;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 using JsonRpc.Protocol;
 using JsonRpc.Server;
 using JsonRpc.Testing.Web;
 using JsonRpc.Web.Tests.Infrastructure;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
 
 namespace JsonRpc.Web.Tests;
 
@@ -53,31 +47,28 @@ public sealed partial class ClientWebSocketTests(ITestOutputHelper output)
         // A server that breaks the protocol (a binary message) ends the client's reading with an error: the client must
         // still leave as a WebSocket should (a close frame), not just drop the TCP connection, and its calls fail.
         var closeSeen = new TaskCompletionSource<WebSocketMessageType>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.Logging.ClearProviders();
-        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
-        await using var app = builder.Build();
-        app.UseWebSockets();
-        app.Map("/rpc", (RequestDelegate)(async context =>
+        var (app, baseUri) = await LoopbackWebApp.StartAsync(web =>
         {
-            using var socket = await context.WebSockets.AcceptWebSocketAsync();
-            var buffer = new byte[4096];
-            await socket.ReceiveAsync(buffer, CancellationToken.None); // the client's call
-            await socket.SendAsync(new byte[] { 1, 2, 3 }, WebSocketMessageType.Binary, true, CancellationToken.None);
-            try
+            web.UseWebSockets();
+            web.Map("/rpc", (RequestDelegate)(async context =>
             {
-                var next = await socket.ReceiveAsync(buffer, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(20));
-                closeSeen.TrySetResult(next.MessageType);
-            }
-            catch (Exception ex)
-            {
-                closeSeen.TrySetException(ex);
-            }
-        }));
-        await app.StartAsync().WaitAsync(TimeSpan.FromSeconds(30));
-        var port = new Uri(app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First()).Port;
-
-        await using var client = await JsonRpcClient.ConnectAsync(new Uri($"ws://127.0.0.1:{port}/rpc")).Within();
+                using var socket = await context.WebSockets.AcceptWebSocketAsync();
+                var buffer = new byte[4096];
+                await socket.ReceiveAsync(buffer, CancellationToken.None); // the client's call
+                await socket.SendAsync(new byte[] { 1, 2, 3 }, WebSocketMessageType.Binary, true, CancellationToken.None);
+                try
+                {
+                    var next = await socket.ReceiveAsync(buffer, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(20));
+                    closeSeen.TrySetResult(next.MessageType);
+                }
+                catch (Exception ex)
+                {
+                    closeSeen.TrySetException(ex);
+                }
+            }));
+        });
+        await using var _ = app;
+        await using var client = await JsonRpcClient.ConnectAsync(new Uri($"ws://127.0.0.1:{baseUri.Port}/rpc")).Within();
         var call = client.CallAsync("anything", RawJson.Parse("[1]")).AsTask();
         await Assert.ThrowsAsync<JsonRpcConnectionLostException>(() => call.Within());
         Assert.Equal(WebSocketMessageType.Close, await closeSeen.Task.Within());

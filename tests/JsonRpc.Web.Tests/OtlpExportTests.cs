@@ -1,15 +1,9 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using System.Net;
 using JsonRpc.Client;
 using JsonRpc.Web.Tests.Infrastructure;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 
 namespace JsonRpc.Web.Tests;
 
@@ -79,16 +73,13 @@ public sealed class OtlpExportTests(ITestOutputHelper output)
 
         public static async Task<OtlpReceiver> StartAsync()
         {
-            var builder = WebApplication.CreateSlimBuilder();
-            builder.Logging.ClearProviders();
-            builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
-            var app = builder.Build();
             OtlpReceiver? self = null;
-            app.MapPost("/v1/traces", (RequestDelegate)(context => KeepAsync(context, self!.TraceBodies)));
-            app.MapPost("/v1/metrics", (RequestDelegate)(context => KeepAsync(context, self!.MetricBodies)));
-            await app.StartAsync().WaitAsync(TimeSpan.FromSeconds(30));
-            var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
-            self = new OtlpReceiver(app, new Uri(address.Replace("[::1]", "127.0.0.1", StringComparison.Ordinal)));
+            var (app, baseUri) = await LoopbackWebApp.StartAsync(web =>
+            {
+                web.MapPost("/v1/traces", (RequestDelegate)(context => KeepAsync(context, self!.TraceBodies)));
+                web.MapPost("/v1/metrics", (RequestDelegate)(context => KeepAsync(context, self!.MetricBodies)));
+            });
+            self = new OtlpReceiver(app, baseUri);
             return self;
         }
 

@@ -328,7 +328,7 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
         _owner = owner;
         _writing = Task.Run(PumpAsync);
         _reading = _readsEnded.Task;
-        ThreadPool.UnsafeQueueUserWorkItem(static connection => connection.ContinueReading(), this, preferLocal: false);
+        QueueReading();
     }
 
     /// <summary>
@@ -585,33 +585,25 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     {
         while (true)
         {
-            Exception? error = null;
-            bool readOn;
+            ValueTask<ReadResult> read;
             try
             {
-                var read = _input.ReadAsync();
-                if (!read.IsCompleted)
-                {
-                    _pendingRead = read;
-                    read.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(_onReadCompleted);
-                    return;
-                }
-
-                readOn = HandleRead(read.Result);
+                read = _input.ReadAsync();
             }
             catch (Exception ex)
             {
-                error = ex;
-                readOn = false;
-            }
-
-            if (!readOn)
-            {
-                _ = EndReadsAsync(error);
+                _ = EndReadsAsync(ex);
                 return;
             }
 
-            if (!RunBatchBeforeReading())
+            if (!read.IsCompleted)
+            {
+                _pendingRead = read;
+                read.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(_onReadCompleted);
+                return;
+            }
+
+            if (!HandledRead(read) || !RunBatchBeforeReading())
             {
                 return;
             }
@@ -623,26 +615,30 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     {
         var read = _pendingRead;
         _pendingRead = default;
+        if (HandledRead(read) && RunBatchBeforeReading())
+        {
+            ContinueReading();
+        }
+    }
+
+    /// <summary>Handles a completed read; false (and the loop ended) when the reading is over or failed.</summary>
+    private bool HandledRead(ValueTask<ReadResult> read)
+    {
         Exception? error = null;
-        bool readOn;
         try
         {
-            readOn = HandleRead(read.GetAwaiter().GetResult());
+            if (HandleRead(read.GetAwaiter().GetResult()))
+            {
+                return true;
+            }
         }
         catch (Exception ex)
         {
             error = ex;
-            readOn = false;
         }
 
-        if (!readOn)
-        {
-            _ = EndReadsAsync(error);
-        }
-        else if (RunBatchBeforeReading())
-        {
-            ContinueReading();
-        }
+        _ = EndReadsAsync(error);
+        return false;
     }
 
     /// <summary>
@@ -681,9 +677,11 @@ internal sealed class ClientConnection : IAsyncDisposable, IPeriodWatched
     {
         if (Interlocked.Exchange(ref _readingParked, 0) == 1)
         {
-            ThreadPool.UnsafeQueueUserWorkItem(static connection => connection.ContinueReading(), this, preferLocal: false);
+            QueueReading();
         }
     }
+
+    private void QueueReading() => ThreadPool.UnsafeQueueUserWorkItem(static connection => connection.ContinueReading(), this, preferLocal: false);
 
     /// <summary>Hands every whole message of one read to the owner; false when reading has ended (closed or canceled).</summary>
     private bool HandleRead(ReadResult result)

@@ -58,13 +58,7 @@ internal static class MessageEncoder
             }
         }
 
-        if (!@params.IsAbsent)
-        {
-            WriteParams(buffer, @params);
-        }
-
-        buffer.GetSpan(1)[0] = (byte)'}';
-        buffer.Advance(1);
+        WriteParamsAndEnd(buffer, @params);
     }
 
     /// <summary><c>{"jsonrpc":"2.0",</c> and, for a request, <c>"id":id,</c> (at most 43 bytes); returns the bytes written.</summary>
@@ -86,17 +80,24 @@ internal static class MessageEncoder
         return length;
     }
 
-    private static void WriteParams<TParams>(MessageBuffer buffer, in TParams @params)
+    /// <summary><c>,"params":…</c> unless the params are absent, then the closing brace.</summary>
+    private static void WriteParamsAndEnd<TParams>(MessageBuffer buffer, in TParams @params)
         where TParams : struct, IParamsSource
     {
-        var member = ",\"params\":"u8;
-        member.CopyTo(buffer.GetSpan(member.Length));
-        buffer.Advance(member.Length);
-        var start = buffer.WrittenCount;
-        var writer = buffer.JsonWriter;
-        @params.WriteValue(writer);
-        writer.Flush();
-        WrapIfScalar(buffer, start);
+        if (!@params.IsAbsent)
+        {
+            var member = ",\"params\":"u8;
+            member.CopyTo(buffer.GetSpan(member.Length));
+            buffer.Advance(member.Length);
+            var start = buffer.WrittenCount;
+            var writer = buffer.JsonWriter;
+            @params.WriteValue(writer);
+            writer.Flush();
+            WrapIfScalar(buffer, start);
+        }
+
+        buffer.GetSpan(1)[0] = (byte)'}';
+        buffer.Advance(1);
     }
 
     /// <summary>A call that carries its W3C trace context (<c>traceparent</c>, <c>tracestate</c>) as top-level members.</summary>
@@ -119,13 +120,7 @@ internal static class MessageEncoder
 
         writer.WriteString(MethodName, method);
         writer.Flush();
-        if (!@params.IsAbsent)
-        {
-            WriteParams(buffer, @params);
-        }
-
-        buffer.GetSpan(1)[0] = (byte)'}';
-        buffer.Advance(1);
+        WriteParamsAndEnd(buffer, @params);
     }
 
     // Method names as JSON strings (quoted, escaped as the writer would), by the identity of the string: calls name a few
