@@ -233,19 +233,36 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
 
     void IConnectionOwner.OnClosed(ClientConnection connection, Exception reason)
     {
+        // The state changes (and StateChanged is raised) before the calls fail, so that a caller whose call failed with
+        // the connection finds the client already Disconnected or Reconnecting. A connection that is not the current one
+        // (being opened or restored) changes no state: its opener sees the failure.
+        var current = TryLeave(connection, reason, out var old, out var now);
+        if (current)
+        {
+            RaiseStateChanged(old, now, reason);
+        }
+
         var failed = _calls.ClaimAll(connection, static (call, reason) => call.SetFailure(CallOutcome.ConnectionLost, reason), reason);
         DisposeGenerators();
-        JsonRpcClientState old;
-        JsonRpcClientState now;
+        if (current)
+        {
+            Log.ConnectionLost(_logger, EndPoint, failed, reason);
+            _ = Task.Run(async () => await connection.DisposeAsync().ConfigureAwait(false));
+        }
+    }
+
+    /// <summary>Moves the client off <paramref name="connection"/> if it is the current one (to Reconnecting or Disconnected).</summary>
+    private bool TryLeave(ClientConnection connection, Exception reason, out JsonRpcClientState old, out JsonRpcClientState now)
+    {
         lock (_stateLock)
         {
+            old = now = _state;
             if (!ReferenceEquals(_connection, connection))
             {
-                return; // a connection being opened or restored: its opener sees the failure
+                return false;
             }
 
             _connection = null;
-            old = _state;
             _connected = NewConnectedSource();
             if (_options.Reconnect.Enabled)
             {
@@ -258,11 +275,9 @@ public sealed partial class JsonRpcClient : IAsyncDisposable, IDisposable, IConn
                 _connected.SetException(new JsonRpcConnectionLostException($"The connection to {EndPoint} was lost and reconnect is off.", reason));
                 _ = _connected.Task.Exception;
             }
-        }
 
-        Log.ConnectionLost(_logger, EndPoint, failed, reason);
-        RaiseStateChanged(old, now, reason);
-        _ = Task.Run(async () => await connection.DisposeAsync().ConfigureAwait(false));
+            return true;
+        }
     }
 
     private static TaskCompletionSource<ClientConnection> NewConnectedSource()
