@@ -25,6 +25,11 @@ public sealed class LoadOptions
           --caller raw|client|both  raw: this tool's minimal socket caller (the least client-side cost);
                                     client: JsonRpcClient (what applications see); both: a run each [both]
           --provider client|raw     the echo provider: JsonRpcClient or a minimal socket one  [client]
+          --inline-io               this process's sockets complete on the thread that saw them ready
+                                    (DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1, for every caller and
+                                    provider of every system run, ours and the peer's); the servers it
+                                    starts do not inherit it. Off: .NET's default, each completion handed
+                                    to the thread pool
           --connect HOST:PORT       load a running router instead of an in-process one; given twice
                                     (--connect A --connect B), callers go to A and providers to B: two
                                     nodes of a cluster, every call crossing between them
@@ -122,6 +127,12 @@ public sealed class LoadOptions
 
     /// <summary>Echo provider connections in routed mode.</summary>
     public int Providers { get; set; } = 1;
+
+    /// <summary>
+    /// This process's socket completions run on the socket engine's thread instead of the thread pool (see
+    /// <see cref="Engine.InlineSocketCompletions"/>); set before the first socket, so for the whole process.
+    /// </summary>
+    public bool InlineIo { get; set; }
 
     /// <summary>Which caller implementation(s) to run.</summary>
     public CallerChoice Caller { get; set; } = CallerChoice.Both;
@@ -252,6 +263,9 @@ public sealed class LoadOptions
                     continue;
                 case "--streaming":
                     options.Streaming = true;
+                    continue;
+                case "--inline-io":
+                    options.InlineIo = true;
                     continue;
                 case "--help" or "-h":
                     throw new HelpRequestedException();

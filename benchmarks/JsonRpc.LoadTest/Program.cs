@@ -20,6 +20,11 @@ catch (ArgumentException ex)
 }
 
 JsonRpc.LoadTest.Engine.LoadAuth.Token = options.Token;
+if (options.InlineIo)
+{
+    // Before this process opens its first socket: the runtime reads the switch once, then.
+    JsonRpc.LoadTest.Engine.InlineSocketCompletions.Enable();
+}
 
 using var interrupt = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) =>

@@ -96,6 +96,7 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
     {
         var (report, router) = await RunRouterProcessAsync("--caller", "raw", "--provider", "raw", "--duration", "2", "--warmup", "0.5");
         Assert.Null(router.SyscallsUnavailable);
+        Assert.False(report.Machine.InlineSocketCompletions); // .NET's default without --inline-io
 
         // A routed call is at least a read and a write on the caller's connection and the provider's: far more than
         // nothing, and far less than a thousand for a 64-byte message.
@@ -106,6 +107,36 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
         ReportPrinter.Print(report, text);
         Assert.Contains(" syscalls (", text.ToString(), StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task InlineIo_LoadGeneratorProcess_ReportsInlineCompletionsAndEveryJsonRpcClientCallAnsweredOnce()
+    {
+        // The switch is read once per process, so the load generator runs as a process of its own, as users run it.
+        var json = Path.Combine(Path.GetTempPath(), $"inline-io-{Guid.NewGuid():N}.json");
+        try
+        {
+            var result = await ChildProcess.RunAsync(LoadGeneratorDll,
+                ["--router", RouterProcess.Dll, "--inline-io", "--caller", "client", "--mode", "pipelined", "--window", "8", "--connections", "2",
+                 "--payload", "64", "--duration", "1", "--warmup", "0.3", "--grace", "10", "--json", json],
+                timeout: TimeSpan.FromSeconds(120));
+            output.WriteLine(result.Stdout + result.Stderr);
+            Assert.True(result.ExitCode == 0, $"exit {result.ExitCode}: {result.Stderr}");
+            Assert.Contains("callers' socket completions inline", result.Stdout, StringComparison.Ordinal);
+
+            var report = JsonSerializer.Deserialize(File.ReadAllText(json), LoadReportJsonContext.Default.LoadReport);
+            Assert.NotNull(report);
+            Assert.True(report.Machine.InlineSocketCompletions);
+            var run = Assert.Single(report.Runs);
+            Assert.Equal("client", run.Caller);
+            AssertAnsweredOnce(run);
+        }
+        finally
+        {
+            File.Delete(json);
+        }
+    }
+
+    private static string LoadGeneratorDll => RepositoryLayout.BuiltFile(Path.Combine("benchmarks", "JsonRpc.LoadTest"), "JsonRpc.LoadTest.dll");
 
     /// <summary>One run against a router process of its own (2 connections, 64 B): every call answered once, and its process's report.</summary>
     private async Task<(LoadReport Report, ServerProcessReport Router)> RunRouterProcessAsync(params string[] arguments)

@@ -53,6 +53,8 @@ internal sealed class ServerProcess : IAsyncDisposable
         }
 
         start.Environment["DOTNET_NOLOGO"] = "1";
+        // The callers' setting (--inline-io) is not the server's: a router gets it only through its own options.
+        start.Environment.Remove(InlineSocketCompletions.Variable);
         var described = new List<string>();
         foreach (var (name, value) in environment)
         {

@@ -16,6 +16,7 @@ internal static class SystemMetrics
         Os = ReadFirstLine("/proc/sys/kernel/osrelease") is { } kernel ? $"{OsName()}, kernel {kernel}" : OsName(),
         Dotnet = RuntimeInformation.FrameworkDescription,
         Gc = GCSettings.IsServerGC ? "server" : "workstation",
+        InlineSocketCompletions = InlineSocketCompletions.Enabled,
         LoadAverage = ReadFirstLine("/proc/loadavg") is { } load ? string.Join(' ', load.Split(' ').Take(3)) : "unknown",
     };
 

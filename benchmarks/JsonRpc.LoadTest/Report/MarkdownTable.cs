@@ -50,7 +50,7 @@ public static class MarkdownTable
             foreach (var run in report.Runs)
             {
                 table.AppendLine(string.Create(CultureInfo.InvariantCulture,
-                    $"| {Path.GetFileName(path)} | {Workload(run)} | {Server(run)} | {Kind(run.Caller)} | {Kind(run.Provider)} | {run.CallsPerSecond:N0} | {run.PayloadMbps:N1} | {run.Latency.P50Us:N0} | {run.Latency.P99Us:N0} | {run.Latency.P999Us:N0} | {run.Latency.MaxUs:N0} | {(run.Correctness.Passed ? "yes" : "NO")} ({run.Correctness.CallsSent:N0} calls) | {Process(run.ServerProcess, run.Calls)} | {Syscalls(run.ServerProcess)} | {run.Cpu.ProcessPercent:0}% / {run.Cpu.OthersPercent:0}% |"));
+                    $"| {Path.GetFileName(path)} | {Workload(run)} | {Server(run)} | {Kind(run.Caller)}{Inline(report.Machine)} | {Kind(run.Provider)}{Inline(report.Machine)} | {run.CallsPerSecond:N0} | {run.PayloadMbps:N1} | {run.Latency.P50Us:N0} | {run.Latency.P99Us:N0} | {run.Latency.P999Us:N0} | {run.Latency.MaxUs:N0} | {(run.Correctness.Passed ? "yes" : "NO")} ({run.Correctness.CallsSent:N0} calls) | {Process(run.ServerProcess, run.Calls)} | {Syscalls(run.ServerProcess)} | {run.Cpu.ProcessPercent:0}% / {run.Cpu.OthersPercent:0}% |"));
             }
         }
 
@@ -141,6 +141,9 @@ public static class MarkdownTable
     private static string Workload(RunReport run)
         => string.Create(CultureInfo.InvariantCulture,
             $"{(run.Direct ? "direct" : "routed")}, {(run.Mode == "closed" ? "closed loop" : $"pipelined w={run.Window}")}, {run.Connections} x {Size(run.PayloadBytes)}");
+
+    /// <summary>The callers' and providers' process ran its socket completions inline (--inline-io).</summary>
+    private static string Inline(MachineReport machine) => machine.InlineSocketCompletions ? " (inline completions)" : string.Empty;
 
     private static string Kind(string kind) => kind switch { "client" => "JsonRpcClient", "none" => "(server)", "nats" => "NATS.Net", _ => kind };
 

@@ -9,7 +9,8 @@ public static class ReportPrinter
     public static string MachineLine(MachineReport machine)
     {
         ArgumentNullException.ThrowIfNull(machine);
-        return $"{machine.Cpu}, {machine.Cores} cores, {machine.Os}, {machine.Dotnet}, {machine.Gc} GC, load average {machine.LoadAverage}";
+        var completions = machine.InlineSocketCompletions ? ", callers' socket completions inline" : string.Empty;
+        return $"{machine.Cpu}, {machine.Cores} cores, {machine.Os}, {machine.Dotnet}, {machine.Gc} GC{completions}, load average {machine.LoadAverage}";
     }
 
     /// <summary>One block per run: throughput, latency, correctness, CPU; and the stalled-client case.</summary>
