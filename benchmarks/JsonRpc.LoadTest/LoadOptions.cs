@@ -27,9 +27,9 @@ public sealed class LoadOptions
           --provider client|raw     the echo provider: JsonRpcClient or a minimal socket one  [client]
           --inline-io               this process's sockets complete on the thread that saw them ready
                                     (DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1, for every caller and
-                                    provider of every system run, ours and the peer's); the servers it
-                                    starts do not inherit it. Off: .NET's default, each completion handed
-                                    to the thread pool
+                                    provider of every system run, ours and the peer's; with --router or
+                                    --connect); the servers it starts do not inherit it. Off: .NET's
+                                    default, each completion handed to the thread pool
           --connect HOST:PORT       load a running router instead of an in-process one; given twice
                                     (--connect A --connect B), callers go to A and providers to B: two
                                     nodes of a cluster, every call crossing between them
@@ -477,6 +477,11 @@ public sealed class LoadOptions
         if (options.RouterEnvironment.Count > 0 && options.RouterPath is null)
         {
             throw new ArgumentException("--router-env goes with --router.");
+        }
+
+        if (options.InlineIo && options.RouterPath is null && options.Connect is null)
+        {
+            throw new ArgumentException("--inline-io is the callers' setting: with the router in this process it would be the router's too; give --router PATH or --connect.");
         }
 
         if (options.Peer == Peer.StreamJsonRpc && !options.Direct)

@@ -379,6 +379,8 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
     [InlineData("--router x.dll --connect 127.0.0.1:1", "--router")]
     [InlineData("--router x.dll --direct", "--direct")]
     [InlineData("--router-env DOTNET_gcServer=0", "--router")]
+    [InlineData("--inline-io", "--router")]
+    [InlineData("--inline-io --direct", "--router")]
     [InlineData("--stalled-client", "--router")]
     [InlineData("--hostile all", "--router")]
     [InlineData("--flood-token t", "--router")]
