@@ -479,9 +479,9 @@ public sealed class LoadOptions
             throw new ArgumentException("--router-env goes with --router.");
         }
 
-        if (options.InlineIo && options.RouterPath is null && options.Connect is null)
+        if (options.InlineIo && (options.Direct || (options.RouterPath is null && options.Connect is null)))
         {
-            throw new ArgumentException("--inline-io is the callers' setting: with the router in this process it would be the router's too; give --router PATH or --connect.");
+            throw new ArgumentException("--inline-io is the callers' setting: with a server in this process (no --router or --connect, or --direct) it would be the server's too; give --router PATH or --connect, without --direct.");
         }
 
         if (options.Peer == Peer.StreamJsonRpc && !options.Direct)

@@ -24,6 +24,11 @@ if (options.InlineIo)
 {
     // Before this process opens its first socket: the runtime reads the switch once, then.
     JsonRpc.LoadTest.Engine.InlineSocketCompletions.Enable();
+    if (!JsonRpc.LoadTest.Engine.InlineSocketCompletions.Enabled)
+    {
+        Console.Error.WriteLine($"--inline-io: the environment sets {JsonRpc.LoadTest.Engine.InlineSocketCompletions.Variable} to something other than 1; unset it or drop --inline-io.");
+        return 2;
+    }
 }
 
 using var interrupt = new CancellationTokenSource();

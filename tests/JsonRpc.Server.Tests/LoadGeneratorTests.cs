@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.RegularExpressions;
 using JsonRpc.LoadTest;
 using JsonRpc.LoadTest.Engine;
 using JsonRpc.LoadTest.Report;
@@ -12,7 +13,7 @@ namespace JsonRpc.Server.Tests;
 /// other tests.
 /// </summary>
 [Collection(LoadGeneratorTests.Collection)]
-public sealed class LoadGeneratorTests(ITestOutputHelper output)
+public sealed partial class LoadGeneratorTests(ITestOutputHelper output)
 {
     public const string Collection = "LoadGenerator";
 
@@ -108,24 +109,37 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
         Assert.Contains(" syscalls (", text.ToString(), StringComparison.Ordinal);
     }
 
-    [Fact]
-    public async Task InlineIo_LoadGeneratorProcess_ReportsInlineCompletionsAndEveryJsonRpcClientCallAnsweredOnce()
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task InlineIo_LoadGeneratorProcess_CallersRunOnTheSocketThreadsOtherwiseOnThePool(bool inline)
     {
-        // The switch is read once per process, so the load generator runs as a process of its own, as users run it.
+        // The switch is read once per process, so the load generator runs as a process of its own, as users run it; what
+        // its threads spend over the measured window (Linux's per-thread CPU ticks) shows where its callers ran: inline,
+        // on .NET's socket threads, which otherwise only hand each completion to the pool's workers.
         var json = Path.Combine(Path.GetTempPath(), $"inline-io-{Guid.NewGuid():N}.json");
+        string[] switches = inline ? ["--inline-io"] : [];
+        await using var generator = ChildProcess.StartDotnet(LoadGeneratorDll,
+            ["--router", RouterProcess.Dll, .. switches, "--caller", "client", "--mode", "pipelined", "--window", "8", "--connections", "2",
+             "--payload", "64", "--duration", "3", "--warmup", "1", "--grace", "10", "--json", json]);
         try
         {
-            var result = await ChildProcess.RunAsync(LoadGeneratorDll,
-                ["--router", RouterProcess.Dll, "--inline-io", "--caller", "client", "--mode", "pipelined", "--window", "8", "--connections", "2",
-                 "--payload", "64", "--duration", "1", "--warmup", "0.3", "--grace", "10", "--json", json],
-                timeout: TimeSpan.FromSeconds(120));
-            output.WriteLine(result.Stdout + result.Stderr);
-            Assert.True(result.ExitCode == 0, $"exit {result.ExitCode}: {result.Stderr}");
-            Assert.Contains("callers' socket completions inline", result.Stdout, StringComparison.Ordinal);
+            await generator.WaitForLineAsync(MeasuringLine(), TimeSpan.FromSeconds(90));
+            var before = ProcessThreads.Read(generator.Id);
+            await generator.WaitForLineAsync(DrainingLine(), TimeSpan.FromSeconds(60));
+            var after = ProcessThreads.Read(generator.Id);
+            Assert.Equal(0, await generator.WaitForExitAsync(TimeSpan.FromSeconds(60)));
+            output.WriteLine(generator.Output);
+
+            var socket = ProcessThreads.Spent(before, after, ProcessThreads.SocketThread);
+            var pool = ProcessThreads.Spent(before, after, ProcessThreads.PoolThread);
+            output.WriteLine($"load generator CPU ticks over the measured window: socket threads {socket}, pool workers {pool}");
+            Assert.True(inline ? socket > pool : pool > socket, $"inline {inline}: socket threads {socket} ticks, pool workers {pool}");
+            Assert.Equal(inline, generator.StandardOutput.Contains("callers' socket completions inline", StringComparison.Ordinal));
 
             var report = JsonSerializer.Deserialize(File.ReadAllText(json), LoadReportJsonContext.Default.LoadReport);
             Assert.NotNull(report);
-            Assert.True(report.Machine.InlineSocketCompletions);
+            Assert.Equal(inline, report.Machine.InlineSocketCompletions);
             var run = Assert.Single(report.Runs);
             Assert.Equal("client", run.Caller);
             AssertAnsweredOnce(run);
@@ -135,6 +149,12 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
             File.Delete(json);
         }
     }
+
+    [GeneratedRegex(@"\[measure\s+1/3s\]")]
+    private static partial Regex MeasuringLine();
+
+    [GeneratedRegex(@"\[draining")]
+    private static partial Regex DrainingLine();
 
     private static string LoadGeneratorDll => RepositoryLayout.BuiltFile(Path.Combine("benchmarks", "JsonRpc.LoadTest"), "JsonRpc.LoadTest.dll");
 
@@ -381,6 +401,7 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
     [InlineData("--router-env DOTNET_gcServer=0", "--router")]
     [InlineData("--inline-io", "--router")]
     [InlineData("--inline-io --direct", "--router")]
+    [InlineData("--inline-io --connect 127.0.0.1:1 --direct", "--direct")]
     [InlineData("--stalled-client", "--router")]
     [InlineData("--hostile all", "--router")]
     [InlineData("--flood-token t", "--router")]
@@ -558,7 +579,7 @@ public sealed class LoadGeneratorTests(ITestOutputHelper output)
         using var json = JsonDocument.Parse(JsonSerializer.Serialize(report, LoadReportJsonContext.Default.LoadReport));
         var root = json.RootElement;
         AssertFields(root, "tool", "started_at", "machine", "runs", "all_correct");
-        AssertFields(root.GetProperty("machine"), "cpu", "cores", "os", "dotnet", "gc", "load_average");
+        AssertFields(root.GetProperty("machine"), "cpu", "cores", "os", "dotnet", "gc", "inline_socket_completions", "load_average");
         var first = root.GetProperty("runs")[0];
         AssertFields(first, "label", "caller", "provider", "target", "mode", "window", "connections", "providers", "payload_bytes",
             "direct", "warmup_seconds", "duration_seconds", "calls", "calls_per_second", "payload_mbps", "latency", "errors",

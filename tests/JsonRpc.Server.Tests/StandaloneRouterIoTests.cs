@@ -1,4 +1,5 @@
 using System.Globalization;
+using JsonRpc.Server.Tests.Infrastructure;
 
 namespace JsonRpc.Server.Tests;
 
@@ -10,10 +11,6 @@ public sealed class StandaloneRouterIoTests(ITestOutputHelper output)
 {
     private static readonly TimeSpan Bound = TimeSpan.FromSeconds(45);
 
-    // .NET names the threads that wait on epoll for sockets so (and its thread-pool workers ".NET TP Worker").
-    private const string SocketThread = ".NET Sockets";
-    private const string PoolThread = ".NET TP Worker";
-
     [Theory]
     [InlineData("1")]
     [InlineData("3")]
@@ -23,7 +20,7 @@ public sealed class StandaloneRouterIoTests(ITestOutputHelper output)
         try
         {
             await RouteCallsAsync(router.Port, 50);
-            Assert.Equal(int.Parse(threads, CultureInfo.InvariantCulture), Threads(router.Process.Id).Count(t => t.Name == SocketThread));
+            Assert.Equal(int.Parse(threads, CultureInfo.InvariantCulture), ProcessThreads.Read(router.Process.Id).Count(t => t.Name == ProcessThreads.SocketThread));
         }
         finally
         {
@@ -43,12 +40,11 @@ public sealed class StandaloneRouterIoTests(ITestOutputHelper output)
         await using var router = await RouterProcess.StartListeningAsync(args, Bound);
         try
         {
-            var before = Threads(router.Process.Id);
+            var before = ProcessThreads.Read(router.Process.Id);
             await RouteCallsAsync(router.Port, 20_000);
-            var after = Threads(router.Process.Id);
-            long Spent(string name) => after.Where(t => t.Name == name).Sum(t => t.Ticks - (before.FirstOrDefault(b => b.Id == t.Id)?.Ticks ?? 0));
-            var socket = Spent(SocketThread);
-            var pool = Spent(PoolThread);
+            var after = ProcessThreads.Read(router.Process.Id);
+            var socket = ProcessThreads.Spent(before, after, ProcessThreads.SocketThread);
+            var pool = ProcessThreads.Spent(before, after, ProcessThreads.PoolThread);
             output.WriteLine($"CPU ticks while routing: socket thread {socket}, pool workers {pool}");
             if (inline)
             {
@@ -105,30 +101,5 @@ public sealed class StandaloneRouterIoTests(ITestOutputHelper output)
         }
 
         await serving.WaitAsync(Bound);
-    }
-
-    private sealed record ThreadTicks(int Id, string Name, long Ticks);
-
-    // Each thread's name and CPU time (user + system ticks) from /proc/PID/task/TID/{comm,stat}.
-    private static List<ThreadTicks> Threads(int pid)
-    {
-        var threads = new List<ThreadTicks>();
-        foreach (var task in Directory.EnumerateDirectories($"/proc/{pid}/task"))
-        {
-            try
-            {
-                var name = File.ReadAllText(Path.Combine(task, "comm")).TrimEnd('\n');
-                var stat = File.ReadAllText(Path.Combine(task, "stat"));
-                var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' '); // after "pid (comm) ": state is field 3
-                var ticks = long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture); // utime, stime
-                threads.Add(new ThreadTicks(int.Parse(Path.GetFileName(task), CultureInfo.InvariantCulture), name, ticks));
-            }
-            catch (IOException)
-            {
-                // the thread ended while we looked
-            }
-        }
-
-        return threads;
     }
 }
