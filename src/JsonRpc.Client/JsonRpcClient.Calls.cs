@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
 using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
@@ -23,6 +24,29 @@ public sealed partial class JsonRpcClient
     /// <exception cref="JsonRpcConnectionLostException">The connection was lost before the answer came.</exception>
     public ValueTask<RawJson> CallAsync(string method, RawJson @params = default, CancellationToken cancellationToken = default)
         => InvokeCoreAsync<RawParams, RawJson, RawResult>(null, method, new RawParams(@params), default, cancellationToken);
+
+    /// <summary>
+    /// Calls <paramref name="method"/> with params that are already JSON and appends the result, exactly as received, to
+    /// <paramref name="result"/>: nothing is allocated for it. For large results read call after call (an owned copy of
+    /// 85 KB or more is a large-object-heap allocation each time), or to pass the bytes on (a <c>PipeWriter</c>, a reused
+    /// <see cref="ArrayBufferWriter{T}"/>).
+    /// </summary>
+    /// <param name="method">The method name.</param>
+    /// <param name="params">A JSON object (named) or array (positional), or absent; any other value is sent as <c>[value]</c>.</param>
+    /// <param name="result">
+    /// Receives the result once the call is answered, on the caller's side of the await; untouched when the call fails.
+    /// The client does not flush it or keep it.
+    /// </param>
+    /// <param name="cancellationToken">Abandons the call: it throws <see cref="OperationCanceledException"/> at once, the peer is sent <c>$/cancelRequest</c> for it, and its late answer is dropped.</param>
+    /// <returns>How many bytes were appended to <paramref name="result"/>.</returns>
+    /// <exception cref="JsonRpcRemoteException">The peer answered with an error.</exception>
+    /// <exception cref="TimeoutException">No answer within <see cref="JsonRpcClientOptions.CallTimeout"/>.</exception>
+    /// <exception cref="JsonRpcConnectionLostException">The connection was lost before the answer came.</exception>
+    public ValueTask<int> CallAsync(string method, RawJson @params, IBufferWriter<byte> result, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        return InvokeCoreAsync<RawParams, int, BufferWriterResult>(null, method, new RawParams(@params), new BufferWriterResult(result), cancellationToken);
+    }
 
     /// <summary>Calls <paramref name="method"/> with params that are already JSON and deserializes the result.</summary>
     /// <inheritdoc cref="CallAsync(string, RawJson, CancellationToken)"/>

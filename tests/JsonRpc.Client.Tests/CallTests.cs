@@ -1,3 +1,5 @@
+using System.Buffers;
+using System.Text;
 using System.Text.Json;
 using JsonRpc.Client.Tests.Infrastructure;
 using JsonRpc.Protocol;
@@ -141,6 +143,38 @@ public sealed class CallTests : IAsyncLifetime
         Assert.Equal(second, b.ToString());
         Assert.Equal("[1]", c.ToString());
         Assert.Equal(JsonValueKind.Object, a.ValueKind);
+    }
+
+    [Fact]
+    public async Task CallAsync_BufferWriter_AppendsEachResultExactly()
+    {
+        // Small results come from the call slot's own buffer, large ones from a pooled one the slot gives back: each
+        // call must append its own bytes, after what the writer already holds, and nothing of an earlier result.
+        var writer = new ArrayBufferWriter<byte>();
+        writer.Write("prefix:"u8);
+        var small = "{\"x\": [1, 2.50, \"é\"]}";
+        Assert.Equal(Encoding.UTF8.GetByteCount(small), await _client.CallAsync("echo", RawJson.Parse(small), writer).Within());
+        Assert.Equal("prefix:" + small, Encoding.UTF8.GetString(writer.WrittenSpan));
+
+        var first = "{\"s\":\"" + new string('a', 120_000) + "\",\"n\":[1,2,3]}";
+        var second = "{\"s\":\"" + new string('b', 100_000) + "\"}";
+        foreach (var expected in new[] { first, second, "[1]", first })
+        {
+            writer.ResetWrittenCount();
+            var written = await _client.CallAsync("echo", RawJson.Parse(expected), writer).Within();
+            Assert.Equal(expected.Length, written);
+            Assert.Equal(expected, Encoding.UTF8.GetString(writer.WrittenSpan));
+        }
+    }
+
+    [Fact]
+    public async Task CallAsync_BufferWriter_RemoteErrorWritesNothing()
+    {
+        var writer = new ArrayBufferWriter<byte>();
+        var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.CallAsync("fail", default, writer).Within());
+        Assert.Equal(42, ex.Code);
+        Assert.Equal(0, writer.WrittenCount);
+        await Assert.ThrowsAsync<ArgumentNullException>(() => _client.CallAsync("echo", RawJson.Parse("[1]"), (IBufferWriter<byte>)null!).AsTask());
     }
 
     [Fact]

@@ -1,4 +1,7 @@
+using System.Buffers;
+using System.Text;
 using JsonRpc.Client.Tests.Infrastructure;
+using JsonRpc.Protocol;
 using Xunit.Abstractions;
 
 namespace JsonRpc.Client.Tests;
@@ -79,5 +82,48 @@ public sealed class LoadTests(ITestOutputHelper output)
         Assert.All(wrongAnswers, w => Assert.Equal(0, w));
         Assert.Equal(0, caller.DroppedAnswers);
         output.WriteLine($"100,000 routed calls in {(DateTime.UtcNow - started).TotalSeconds:F1} s");
+    }
+
+    [Fact]
+    public async Task CallAsync_BufferWriter_LargeResultsAllocateNoCopyOfTheirOwn()
+    {
+        // The RawJson overload gives each 100 KB result an array of its own; the writer overload must not. Counted for the
+        // whole process (so here, alone), the same calls both ways in turn, so that what everything else allocates (the
+        // test server in this process too) cancels out.
+        await using var server = new TestServer().Install();
+        await using var client = await JsonRpcClient.ConnectAsync("127.0.0.1", server.Port).Within();
+        const int Rounds = 3;
+        const int Calls = 10;
+        var @params = RawJson.Parse("[\"" + new string('z', 100_000) + "\"]");
+        var writer = new ArrayBufferWriter<byte>(128 * 1024);
+        for (var i = 0; i < 3; i++)
+        {
+            _ = await client.CallAsync("echo", @params).Within();
+            writer.ResetWrittenCount();
+            _ = await client.CallAsync("echo", @params, writer).Within();
+        }
+
+        long owned = 0, appended = 0;
+        for (var round = 0; round < Rounds; round++)
+        {
+            var before = GC.GetTotalAllocatedBytes(precise: true);
+            for (var i = 0; i < Calls; i++)
+            {
+                _ = await client.CallAsync("echo", @params).Within();
+            }
+
+            owned += GC.GetTotalAllocatedBytes(precise: true) - before;
+            before = GC.GetTotalAllocatedBytes(precise: true);
+            for (var i = 0; i < Calls; i++)
+            {
+                writer.ResetWrittenCount();
+                _ = await client.CallAsync("echo", @params, writer).Within();
+            }
+
+            appended += GC.GetTotalAllocatedBytes(precise: true) - before;
+        }
+
+        Assert.True(owned - appended >= Rounds * Calls * 75_000L, $"owned results {owned:N0} B, appended {appended:N0} B for {Rounds * Calls} calls of 100 KB each way");
+        Assert.Equal(@params.ToString(), Encoding.UTF8.GetString(writer.WrittenSpan));
     }
 }

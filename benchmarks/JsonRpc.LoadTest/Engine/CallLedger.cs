@@ -80,7 +80,13 @@ internal sealed class CallLedger
     public string? Failure { get; private set; }
 
     /// <summary>Takes the next id if the window has room, and stamps its send time.</summary>
-    public bool TryBegin(out long id)
+    public bool TryBegin(out long id) => TryBegin(out id, Stopwatch.GetTimestamp());
+
+    /// <summary>
+    /// <see cref="TryBegin(out long)"/> with the send time read by the caller: one clock read for a window's worth of
+    /// calls written together, or a lane's answer time that is also its next call's start.
+    /// </summary>
+    public bool TryBegin(out long id, long now)
     {
         id = _nextId;
         var slot = id & _mask;
@@ -90,7 +96,7 @@ internal sealed class CallLedger
         }
 
         _slotIds[slot] = id;
-        _sentAt[slot] = Stopwatch.GetTimestamp();
+        _sentAt[slot] = now;
         _nextId++;
         return true;
     }

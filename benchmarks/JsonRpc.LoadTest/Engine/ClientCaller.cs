@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Diagnostics;
 using System.Net;
 using JsonRpc.Client;
@@ -8,8 +9,9 @@ namespace JsonRpc.LoadTest.Engine;
 /// <summary>
 /// A caller connection through the project's <see cref="JsonRpcClient"/>, as an application would make calls: one
 /// client per connection, and as many concurrent call loops ("lanes") on it as the window, each awaiting
-/// <see cref="JsonRpcClient.CallAsync(string, RawJson, CancellationToken)"/> with the payload as raw JSON params and
-/// checking the raw result (see <see cref="LaneCaller"/>). The client matches answers to calls itself, so duplicates
+/// <see cref="JsonRpcClient.CallAsync(string, RawJson, IBufferWriter{byte}, CancellationToken)"/> with the payload as raw
+/// JSON params and checking the raw result, appended to the lane's reused buffer (see <see cref="LaneCaller"/>), as
+/// NATS.Net's callers take each reply in pooled memory (<see cref="NatsCaller"/>). The client matches answers to calls itself, so duplicates
 /// cannot surface here.
 /// </summary>
 internal sealed class ClientCaller : LaneCaller
@@ -32,18 +34,24 @@ internal sealed class ClientCaller : LaneCaller
         var parameters = new byte[size + 4];
         "[\""u8.CopyTo(parameters);
         "\"]"u8.CopyTo(parameters.AsSpan(size + 2));
-        while (Clock.IsSending(Stopwatch.GetTimestamp()) && ledger.TryBegin(out var id))
+        var result = new ArrayBufferWriter<byte>(size + 4);
+        // One clock read per call: the time an answer arrives is also when the lane's next call starts.
+        var now = Stopwatch.GetTimestamp();
+        while (Clock.IsSending(now) && ledger.TryBegin(out var id, now))
         {
             var stamp = (lane * LaneStride) + id;
             Payload.WriteString(parameters.AsSpan(2, size), stamp);
             try
             {
-                var result = await _client.CallAsync(EchoPayload.Method, RawJson.FromUtf8(parameters), hardStop).ConfigureAwait(false);
-                ledger.Answer(id, Payload.IsEcho(result.Span, stamp), Stopwatch.GetTimestamp());
+                result.ResetWrittenCount();
+                await _client.CallAsync(EchoPayload.Method, RawJson.FromUtf8(parameters), result, hardStop).ConfigureAwait(false);
+                now = Stopwatch.GetTimestamp();
+                ledger.Answer(id, Payload.IsEcho(result.WrittenSpan, stamp), now);
             }
             catch (JsonRpcRemoteException ex)
             {
-                ledger.Error(id, $"error {ex.Code}: {ex.Message}", Stopwatch.GetTimestamp());
+                now = Stopwatch.GetTimestamp();
+                ledger.Error(id, $"error {ex.Code}: {ex.Message}", now);
             }
             catch (OperationCanceledException) when (hardStop.IsCancellationRequested)
             {

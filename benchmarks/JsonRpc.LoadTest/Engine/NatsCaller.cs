@@ -26,14 +26,16 @@ internal sealed class NatsCaller : LaneCaller
     {
         await Task.Yield();
         var data = new byte[Payload.Size];
-        while (Clock.IsSending(Stopwatch.GetTimestamp()) && ledger.TryBegin(out var id))
+        // One clock read per call, as in ClientCaller: an answer's time is also the lane's next call's start.
+        var now = Stopwatch.GetTimestamp();
+        while (Clock.IsSending(now) && ledger.TryBegin(out var id, now))
         {
             var stamp = (lane * LaneStride) + id;
             Payload.WriteString(data, stamp);
             try
             {
                 var reply = await _connection.RequestAsync<byte[], NatsMemoryOwner<byte>>(NatsConnections.Subject, data, cancellationToken: hardStop).ConfigureAwait(false);
-                var now = Stopwatch.GetTimestamp();
+                now = Stopwatch.GetTimestamp();
                 using var owner = reply.Data;
                 if (reply.Error is { } error)
                 {
@@ -51,7 +53,8 @@ internal sealed class NatsCaller : LaneCaller
             }
             catch (NatsNoRespondersException ex)
             {
-                ledger.Error(id, ex.Message, Stopwatch.GetTimestamp());
+                now = Stopwatch.GetTimestamp();
+                ledger.Error(id, ex.Message, now);
             }
             catch (NatsException ex)
             {

@@ -98,8 +98,10 @@ internal sealed class RawCaller : ICaller
 
     private void FillWindow()
     {
+        // The calls of one fill leave in one send: one send time for all of them.
         var output = _socket.Output;
-        while (output.WrittenCount < MaxWriteBytes && _ledger.TryBegin(out var id))
+        var now = Stopwatch.GetTimestamp();
+        while (output.WrittenCount < MaxWriteBytes && _ledger.TryBegin(out var id, now))
         {
             _ledger.Payload.WriteRequest(output, id);
         }
