@@ -32,3 +32,36 @@ for workload, name in WORKLOADS:
             cells.append(cell([s.get("syscalls_per_call") for s in sp], "{:.2f}"))
             cells.append(cell([s.get("cpu_us_per_call") for s in sp], "{:.1f}"))
         print(f"| {name} | {who} | " + " | ".join(cells) + " |")
+
+# Round-paired ratios: each round's run against the same round's other run (the rounds share a time slot on a VM whose
+# speed moves between hours), then the median of the rounds.
+def by_round(folder, workload, implementation, caller):
+    out = {}
+    for path in sorted(glob.glob(os.path.join(folder, f"r*-{workload}.json"))):
+        rnd = os.path.basename(path).split("-")[0]
+        for r in json.load(open(path))["runs"]:
+            if r["implementation"] == implementation and r["caller"] == caller:
+                out[rnd] = r
+    return out
+
+def ratio_cell(a, b, value):
+    ratios = [value(a[k]) / value(b[k]) for k in sorted(a) if k in b and value(b[k])]
+    if not ratios:
+        return "-"
+    return "{:.2f}x".format(statistics.median(ratios)) + " (" + " / ".join("{:.2f}".format(x) for x in ratios) + ")"
+
+print()
+print("Round-paired, median (each round):")
+print()
+print("| workload | " + " | ".join(f"{os.path.basename(f.rstrip('/'))}: router/NATS calls/s, JsonRpcClient callers | JsonRpcClient/raw callers | router/nats-server CPU per call (JsonRpcClient callers)" for f in folders) + " |")
+print("| --- | " + " | ".join("---: | ---: | ---:" for _ in folders) + " |")
+for workload, name in WORKLOADS:
+    cells = []
+    for folder in folders:
+        client = by_round(folder, workload, "ours", "client")
+        raw = by_round(folder, workload, "ours", "raw")
+        nats = by_round(folder, workload, "nats", "nats")
+        cells.append(ratio_cell(client, nats, lambda r: r["calls_per_second"]))
+        cells.append(ratio_cell(client, raw, lambda r: r["calls_per_second"]))
+        cells.append(ratio_cell(client, nats, lambda r: (r.get("server_process") or {}).get("cpu_us_per_call") or 0))
+    print(f"| {name} | " + " | ".join(cells) + " |")

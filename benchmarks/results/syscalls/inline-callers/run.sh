@@ -4,10 +4,12 @@
 # JsonRpcClient callers against the standalone router (its own process, inline I/O as in the folders beside this one)
 # and NATS.Net callers against a fresh nats-server, all from the same load generator process, so both systems' callers
 # get the same setting. Results: default/ and inline/ (summarize with ../summarize.py default inline).
-#   benchmarks/results/syscalls/inline-callers/run.sh   (LOAD=…/JsonRpc.LoadTest.dll ROUTER=…/JsonRpc.Router.dll to use copies)
+#   benchmarks/results/syscalls/inline-callers/run.sh   (LOAD=…/JsonRpc.LoadTest.dll ROUTER=…/JsonRpc.Router.dll to use copies,
+#   OUT=folder to write the results elsewhere: later sessions' runs of the same protocol)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-cd "$here/../../../.."
+script=$(cd "$(dirname "$0")" && pwd)
+here=${OUT:-$script}
+cd "$script/../../../.."
 load=${LOAD:-benchmarks/JsonRpc.LoadTest/bin/Release/net10.0/JsonRpc.LoadTest.dll}
 router=${ROUTER:-src/JsonRpc.Router/bin/Release/net10.0/JsonRpc.Router.dll}
 mkdir -p "$here/default" "$here/inline"
@@ -26,4 +28,4 @@ for round in 1 2 3; do
   done
 done
 for setting in default inline; do dotnet "$load" --table "$here/$setting" >"$here/$setting/table.md"; done
-python3 "$here/../summarize.py" "$here/default" "$here/inline" >"$here/summary.md"
+python3 "$script/../summarize.py" "$here/default" "$here/inline" >"$here/summary.md"
