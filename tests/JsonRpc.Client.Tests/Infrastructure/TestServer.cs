@@ -164,7 +164,6 @@ public sealed class TestServer : IAsyncDisposable
                 return;
             }
 
-            Interlocked.Increment(ref AcceptedCount);
             _ = ServeAsync(socket);
         }
     }
@@ -182,6 +181,7 @@ public sealed class TestServer : IAsyncDisposable
             }
             catch (Exception)
             {
+                Interlocked.Increment(ref AcceptedCount);
                 await ssl.DisposeAsync();
                 return;
             }
@@ -192,6 +192,9 @@ public sealed class TestServer : IAsyncDisposable
         IJsonRpcFramer framer = _contentLength ? new ContentLengthFramer() : new NewlineDelimitedFramer();
         var connection = new Connection(socket, stream, framer);
         _connections[connection] = true;
+
+        // Counted once it is in _connections: a test that waits for the count then sends to every connection reaches it.
+        Interlocked.Increment(ref AcceptedCount);
         var reader = PipeReader.Create(stream);
         try
         {
