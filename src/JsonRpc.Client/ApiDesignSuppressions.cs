@@ -22,6 +22,8 @@ using System.Diagnostics.CodeAnalysis;
 [assembly: SuppressMessage("ApiDesign", "RS0026", Scope = "member", Justification = "Optional CancellationToken last; required parameters differ.",
     Target = "~M:JsonRpc.Client.JsonRpcClient.Call(System.String,JsonRpc.Protocol.RawJson,System.Threading.CancellationToken)")]
 [assembly: SuppressMessage("ApiDesign", "RS0026", Scope = "member", Justification = "Optional CancellationToken last; required parameters differ.",
+    Target = "~M:JsonRpc.Client.JsonRpcClient.Call(System.String,JsonRpc.Protocol.RawJson,System.Buffers.IBufferWriter{System.Byte},System.Threading.CancellationToken)")]
+[assembly: SuppressMessage("ApiDesign", "RS0026", Scope = "member", Justification = "Optional CancellationToken last; required parameters differ.",
     Target = "~M:JsonRpc.Client.JsonRpcClient.Call``1(System.String,JsonRpc.Protocol.RawJson,System.Text.Json.Serialization.Metadata.JsonTypeInfo{``0},System.Threading.CancellationToken)")]
 [assembly: SuppressMessage("ApiDesign", "RS0026", Scope = "member", Justification = "Optional CancellationToken last; required parameters differ.",
     Target = "~M:JsonRpc.Client.JsonRpcClient.Call``2(System.String,``0,System.Text.Json.Serialization.Metadata.JsonTypeInfo{``0},System.Text.Json.Serialization.Metadata.JsonTypeInfo{``1},System.Threading.CancellationToken)")]

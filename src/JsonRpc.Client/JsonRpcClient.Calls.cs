@@ -34,8 +34,11 @@ public sealed partial class JsonRpcClient
     /// <param name="method">The method name.</param>
     /// <param name="params">A JSON object (named) or array (positional), or absent; any other value is sent as <c>[value]</c>.</param>
     /// <param name="result">
-    /// Receives the result once the call is answered, on the caller's side of the await; untouched when the call fails.
-    /// The client does not flush it or keep it.
+    /// Receives the result once the call is answered: written on a thread-pool thread (never on the caller's
+    /// synchronization context) just before the returned task completes, and untouched when the call fails (an error
+    /// answer, cancellation, timeout, a lost connection). Until then it must not be used elsewhere, by another call at the
+    /// same time or by a caller that stopped waiting (<c>WaitAsync</c>): the answer may still be written into it. The
+    /// client does not flush it or keep it; an exception it throws is the call's.
     /// </param>
     /// <param name="cancellationToken">Abandons the call: it throws <see cref="OperationCanceledException"/> at once, the peer is sent <c>$/cancelRequest</c> for it, and its late answer is dropped.</param>
     /// <returns>How many bytes were appended to <paramref name="result"/>.</returns>
@@ -150,6 +153,11 @@ public sealed partial class JsonRpcClient
     /// <inheritdoc cref="CallAsync(string, RawJson, CancellationToken)"/>
     public RawJson Call(string method, RawJson @params = default, CancellationToken cancellationToken = default)
         => Wait(CallAsync(method, @params, cancellationToken));
+
+    /// <summary>Calls and blocks until the answer: for scripts and initialization, never on a UI or request thread.</summary>
+    /// <inheritdoc cref="CallAsync(string, RawJson, IBufferWriter{byte}, CancellationToken)"/>
+    public int Call(string method, RawJson @params, IBufferWriter<byte> result, CancellationToken cancellationToken = default)
+        => Wait(CallAsync(method, @params, result, cancellationToken));
 
     /// <summary>Calls and blocks until the answer: for scripts and initialization, never on a UI or request thread.</summary>
     /// <inheritdoc cref="CallAsync{TResult}(string, RawJson, JsonTypeInfo{TResult}, CancellationToken)"/>

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.IO.Pipelines;
 using System.Text;
 using System.Text.Json;
 using JsonRpc.Client.Tests.Infrastructure;
@@ -165,6 +166,15 @@ public sealed class CallTests : IAsyncLifetime
             Assert.Equal(expected.Length, written);
             Assert.Equal(expected, Encoding.UTF8.GetString(writer.WrittenSpan));
         }
+
+        // A writer of segments (a PipeWriter) gets a large result in pieces, all of it, in order.
+        var pipe = new Pipe(new PipeOptions(pauseWriterThreshold: 0, minimumSegmentSize: 4096));
+        var piped = await _client.CallAsync("echo", RawJson.Parse(first), pipe.Writer).Within();
+        await pipe.Writer.CompleteAsync();
+        var read = await pipe.Reader.ReadAtLeastAsync(piped + 1).Within();
+        Assert.True(read.IsCompleted);
+        Assert.Equal(first, Encoding.UTF8.GetString(read.Buffer.ToArray()));
+        await pipe.Reader.CompleteAsync();
     }
 
     [Fact]
@@ -174,7 +184,23 @@ public sealed class CallTests : IAsyncLifetime
         var ex = await Assert.ThrowsAsync<JsonRpcRemoteException>(() => _client.CallAsync("fail", default, writer).Within());
         Assert.Equal(42, ex.Code);
         Assert.Equal(0, writer.WrittenCount);
-        await Assert.ThrowsAsync<ArgumentNullException>(() => _client.CallAsync("echo", RawJson.Parse("[1]"), (IBufferWriter<byte>)null!).AsTask());
+        Assert.Throws<ArgumentNullException>(() => _client.CallAsync("echo", RawJson.Parse("[1]"), (IBufferWriter<byte>)null!));
+    }
+
+    [Fact]
+    public async Task CallAsync_BufferWriter_CanceledCallWritesNothing()
+    {
+        // A call canceled before its answer leaves the writer as it was, and the caller may use it again at once.
+        _server.Unanswered["hang"] = true;
+        var writer = new ArrayBufferWriter<byte>();
+        using var cts = new CancellationTokenSource();
+        var call = _client.CallAsync("hang", RawJson.Parse("[\"late\"]"), writer, cts.Token).AsTask();
+        await Eventually.TrueAsync(() => _server.Received.Any(m => m.Contains("\"hang\"")), "the server received the call");
+        cts.Cancel();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => call.Within());
+        Assert.Equal(0, writer.WrittenCount);
+        Assert.Equal(3, await _client.CallAsync("echo", RawJson.Parse("[1]"), writer).Within());
+        Assert.Equal("[1]", Encoding.UTF8.GetString(writer.WrittenSpan));
     }
 
     [Fact]
@@ -208,6 +234,9 @@ public sealed class CallTests : IAsyncLifetime
         Assert.Equal(3, _client.Call("add", new AddParams(1, 2), ctx.AddParams, ctx.Int32));
         Assert.Equal(10, _client.Call<int>("add", new object[] { 4, 6 }));
         Assert.Equal("[1]", _client.Call("echo", RawJson.Parse("[1]")).ToString());
+        var writer = new ArrayBufferWriter<byte>();
+        Assert.Equal(3, _client.Call("echo", RawJson.Parse("[2]"), writer));
+        Assert.Equal("[2]", Encoding.UTF8.GetString(writer.WrittenSpan));
     }
 
     [Fact]

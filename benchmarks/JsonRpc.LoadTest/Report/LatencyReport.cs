@@ -33,8 +33,8 @@ public sealed record LatencyReport
 
     /// <summary>The text of <see cref="Method"/>.</summary>
     public const string LatencyMethod =
-        "Stopwatch.GetTimestamp() when the request is written into the send buffer and when the receive that brought the answer returned "
-        + "(JsonRpcClient callers: before CallAsync and when it completed); "
+        "Stopwatch.GetTimestamp() when the request is written into the send buffer (once per send) and when the receive that brought the answer returned "
+        + "(JsonRpcClient and NATS.Net callers: when a call completed, which also starts the lane's next call, checking the answer and building the next payload included); "
         + "log-linear histogram (exact below 1024 ns, then 512 buckets per power of two, <= 0.2% wide); "
         + "a percentile is the upper edge of the bucket holding the ceil(q*n)-th value; max and mean exact";
 

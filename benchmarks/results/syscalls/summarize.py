@@ -45,7 +45,7 @@ def by_round(folder, workload, implementation, caller):
     return out
 
 def ratio_cell(a, b, value):
-    ratios = [value(a[k]) / value(b[k]) for k in sorted(a) if k in b and value(b[k])]
+    ratios = [value(a[k]) / value(b[k]) for k in sorted(a, key=lambda r: int(r[1:])) if k in b and value(a[k]) and value(b[k])]
     if not ratios:
         return "-"
     return "{:.2f}x".format(statistics.median(ratios)) + " (" + " / ".join("{:.2f}".format(x) for x in ratios) + ")"

@@ -8,7 +8,7 @@
 #   OUT=folder to write the results elsewhere: later sessions' runs of the same protocol)
 set -euo pipefail
 script=$(cd "$(dirname "$0")" && pwd)
-here=${OUT:-$script}
+here=$(mkdir -p "${OUT:-$script}" && cd "${OUT:-$script}" && pwd)
 cd "$script/../../../.."
 load=${LOAD:-benchmarks/JsonRpc.LoadTest/bin/Release/net10.0/JsonRpc.LoadTest.dll}
 router=${ROUTER:-src/JsonRpc.Router/bin/Release/net10.0/JsonRpc.Router.dll}
