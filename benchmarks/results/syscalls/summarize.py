@@ -7,10 +7,14 @@ WORKLOADS = [("closed-c10-50B", "closed loop, 10 x 50 B"), ("pipelined-w64-c10-5
              ("closed-c50-100KB", "closed loop, 50 x 100 KB")]
 WHO = [("ours", "raw", "router, raw callers"), ("ours", "client", "router, JsonRpcClient callers"), ("nats", "nats", "nats-server, NATS.Net callers")]
 
-def runs(folder, workload):
+def rounds(folder, workload):
+    """Each report's round (from its name, r1-…) and its runs."""
     for path in sorted(glob.glob(os.path.join(folder, f"r*-{workload}.json"))):
-        for run in json.load(open(path))["runs"]:
-            yield run
+        yield int(os.path.basename(path).split("-")[0][1:]), json.load(open(path))["runs"]
+
+def runs(folder, workload):
+    for _, rs in rounds(folder, workload):
+        yield from rs
 
 def cell(values, fmt):
     values = [v for v in values if v is not None]
@@ -36,16 +40,10 @@ for workload, name in WORKLOADS:
 # Round-paired ratios: each round's run against the same round's other run (the rounds share a time slot on a VM whose
 # speed moves between hours), then the median of the rounds.
 def by_round(folder, workload, implementation, caller):
-    out = {}
-    for path in sorted(glob.glob(os.path.join(folder, f"r*-{workload}.json"))):
-        rnd = os.path.basename(path).split("-")[0]
-        for r in json.load(open(path))["runs"]:
-            if r["implementation"] == implementation and r["caller"] == caller:
-                out[rnd] = r
-    return out
+    return {rnd: r for rnd, rs in rounds(folder, workload) for r in rs if r["implementation"] == implementation and r["caller"] == caller}
 
 def ratio_cell(a, b, value):
-    ratios = [value(a[k]) / value(b[k]) for k in sorted(a, key=lambda r: int(r[1:])) if k in b and value(a[k]) and value(b[k])]
+    ratios = [value(a[k]) / value(b[k]) for k in sorted(a) if k in b and value(a[k]) and value(b[k])]
     if not ratios:
         return "-"
     return "{:.2f}x".format(statistics.median(ratios)) + " (" + " / ".join("{:.2f}".format(x) for x in ratios) + ")"
